@@ -1,0 +1,98 @@
+// Node provider: Dawn through the `webgpu` package. With no usable adapter it falls back to the
+// SwiftShader Vulkan driver that Debian's `chromium` package ships, by pointing the Vulkan loader
+// at it (VK_ICD_FILENAMES) and creating a fresh Dawn instance. The report always says which device
+// was chosen and whether it is a software fallback.
+
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GpuError } from './errors.ts';
+import { openDevice } from './open-device.ts';
+import { remedyText } from './remedies.ts';
+import { describeAdapter } from './report.ts';
+import type { Gpu } from './runtime.ts';
+
+/** Where SwiftShader's Vulkan ICD manifest lives in common Chromium packages. */
+export const SWIFTSHADER_ICD_CANDIDATES = [
+  '/usr/lib/chromium/vk_swiftshader_icd.json',
+  '/usr/lib/chromium-browser/vk_swiftshader_icd.json',
+  '/opt/google/chrome/vk_swiftshader_icd.json',
+  '/snap/chromium/current/usr/lib/chromium-browser/vk_swiftshader_icd.json',
+];
+
+export interface NodeGpuOptions {
+  /** Skip hardware adapters and use SwiftShader (also set by HORIZON_DEVICE=swiftshader). */
+  software?: boolean;
+}
+
+type DawnModule = { create(flags: string[]): GPU; globals: Record<string, unknown> };
+
+export function findSwiftShaderIcd(): string | undefined {
+  const override = process.env.HORIZON_SWIFTSHADER_ICD;
+  if (override) return existsSync(override) ? override : undefined;
+  return SWIFTSHADER_ICD_CANDIDATES.find((path) => existsSync(path));
+}
+
+export async function acquireNodeGpu(options: NodeGpuOptions = {}): Promise<Gpu> {
+  const dawn = await loadDawn();
+  quietMesaWarnings();
+  const backend = { linux: 'Vulkan', darwin: 'Metal', win32: 'D3D12' }[process.platform as string] ?? 'native';
+  const wantSoftware = options.software || process.env.HORIZON_DEVICE === 'swiftshader';
+
+  let instance: GPU | undefined;
+  let adapter: GPUAdapter | null = null;
+  let fallbackReason: string | undefined;
+  if (!wantSoftware && mayHaveHardwareGpu()) {
+    instance = dawn.create([]);
+    adapter = await instance.requestAdapter({ powerPreference: 'high-performance' });
+  }
+  if (!adapter) {
+    const icd = findSwiftShaderIcd();
+    if (icd) {
+      // The Vulkan loader reads VK_ICD_FILENAMES when a Dawn instance starts, so a fresh instance
+      // created after setting it sees only SwiftShader.
+      process.env.VK_ICD_FILENAMES = icd;
+      instance = dawn.create([]);
+      adapter = await instance.requestAdapter();
+      fallbackReason = wantSoftware ? 'SwiftShader requested' : `no hardware GPU found; SwiftShader from ${icd}`;
+    }
+  }
+  if (!adapter) {
+    throw new GpuError(
+      'no-adapter',
+      'No WebGPU adapter was found: Dawn saw no Vulkan/Metal/D3D12 device and no SwiftShader driver.',
+      `Install one:\n${remedyText()}`,
+    );
+  }
+  const report = describeAdapter(adapter, 'node', process.versions.node, backend, fallbackReason);
+  return openDevice(adapter, report, instance);
+}
+
+/**
+ * On Linux a GPU shows up as a device node; without one, probing Dawn's adapters only finds software
+ * drivers it rejects (Debian 12's lavapipe) and prints warnings, so we go straight to SwiftShader.
+ */
+export function mayHaveHardwareGpu(): boolean {
+  if (process.platform !== 'linux') return true;
+  const dri = existsSync('/dev/dri') ? readdirSync('/dev/dri').some((name) => name.startsWith('renderD')) : false;
+  return dri || existsSync('/dev/nvidia0') || existsSync('/dev/dxg');
+}
+
+let dawnModule: DawnModule | undefined;
+
+async function loadDawn(): Promise<DawnModule> {
+  if (dawnModule) return dawnModule;
+  try {
+    dawnModule = (await import('webgpu')) as unknown as DawnModule;
+  } catch (cause) {
+    throw new GpuError('no-webgpu', 'The `webgpu` package (Dawn for Node) could not be loaded.', 'Run `pnpm install` in the Horizon checkout.', { cause });
+  }
+  // GPUBufferUsage, GPUMapMode and friends are globals in browsers and Deno; Dawn exports them.
+  Object.assign(globalThis, dawnModule.globals);
+  return dawnModule;
+}
+
+/** Mesa's Vulkan drivers print "XDG_RUNTIME_DIR is invalid" on every probe when it is unset. */
+function quietMesaWarnings(): void {
+  if (!process.env.XDG_RUNTIME_DIR) process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'horizon-xdg-'));
+}

@@ -1,0 +1,292 @@
+// The GPU runtime every kernel launches through: tensors, cached pipelines and bind groups,
+// content-addressed uniform buffers, a recorder that puts a whole step into one command encoder and
+// one compute pass, and readback through a pool of staging buffers. It counts dispatches, submits
+// and readbacks so benchmarks can report them.
+
+import { GpuError } from './errors.ts';
+import type { DeviceReport } from './report.ts';
+import { type DType, dtypeOf, elementCount, type HostArray, Tensor, type TypedArrayOf, viewAs } from './tensor.ts';
+
+export interface GpuStats {
+  dispatches: number;
+  submits: number;
+  readbacks: number;
+  pipelinesCompiled: number;
+}
+
+/** A binding is a tensor (storage) or a raw buffer (uniform or storage, as the shader declares). */
+export type Binding = Tensor | GPUBuffer;
+
+const STORAGE_USAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const BIND_GROUP_CACHE_LIMIT = 8192;
+const UNIFORM_CACHE_LIMIT = 4096;
+
+export class Gpu {
+  readonly stats: GpuStats = { dispatches: 0, submits: 0, readbacks: 0, pipelinesCompiled: 0 };
+  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  private readonly pipelineIds = new WeakMap<GPUComputePipeline, number>();
+  private readonly bufferIds = new WeakMap<GPUBuffer, number>();
+  private readonly bindGroups = new Map<string, GPUBindGroup>();
+  private readonly uniforms = new Map<string, GPUBuffer>();
+  private readonly stagingPool = new Map<number, GPUBuffer[]>();
+  private nextId = 1;
+  private lost: GPUDeviceLostInfo | undefined;
+  private firstError: GPUError | undefined;
+
+  constructor(
+    readonly device: GPUDevice,
+    readonly report: DeviceReport,
+    /**
+     * The object the device came from. Dawn for Node stops processing GPU events once its instance is
+     * garbage-collected (mapAsync then never resolves, or the process crashes), so the runtime holds it
+     * until `destroyDevice`.
+     */
+    // biome-ignore lint/correctness/noUnusedPrivateClassMembers: held only to keep Dawn's instance alive.
+    private instance?: unknown,
+  ) {
+    device.lost.then((info) => {
+      this.lost = info;
+    });
+    device.addEventListener('uncapturederror', (event) => {
+      this.firstError ??= (event as GPUUncapturedErrorEvent).error;
+    });
+  }
+
+  // ---- tensors -------------------------------------------------------------------------------
+
+  /** A zero-filled tensor. */
+  tensor<D extends DType = 'f32'>(shape: readonly number[], dtype: D = 'f32' as D, label = 'tensor'): Tensor<D> {
+    for (const d of shape) {
+      if (!Number.isInteger(d) || d < 0) throw new RangeError(`${label}: shape [${shape.join(', ')}] must hold non-negative integers`);
+    }
+    // WebGPU rejects zero-sized bindings; an empty tensor still gets 4 bytes of storage.
+    const size = Math.max(4, elementCount(shape) * 4);
+    const buffer = this.device.createBuffer({ label, size: alignTo(size, 4), usage: STORAGE_USAGE() });
+    return new Tensor(buffer, [...shape], dtype, label);
+  }
+
+  /** A tensor holding `data`. */
+  upload<A extends HostArray>(data: A, shape: readonly number[] = [data.length], label = 'tensor'): Tensor {
+    if (elementCount(shape) !== data.length) {
+      throw new RangeError(`${label}: ${data.length} values do not fill shape [${shape.join(', ')}]`);
+    }
+    const tensor = this.tensor(shape, dtypeOf(data), label);
+    this.write(tensor, data);
+    return tensor;
+  }
+
+  write(tensor: Tensor, data: HostArray, elementOffset = 0): void {
+    if (elementOffset + data.length > tensor.size) {
+      throw new RangeError(`${tensor.label}: writing ${data.length} values at ${elementOffset} overruns ${tensor.size}`);
+    }
+    if (data.length === 0) return;
+    this.device.queue.writeBuffer(tensor.buffer, elementOffset * 4, data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  destroy(tensor: Tensor): void {
+    tensor.buffer.destroy();
+  }
+
+  // ---- shaders -------------------------------------------------------------------------------
+
+  /** A compute pipeline for `wgsl`, compiled once per distinct source. All bindings live in group 0. */
+  pipeline(wgsl: string, entryPoint = 'main', label = entryPoint): GPUComputePipeline {
+    const key = `${entryPoint}\u0000${wgsl}`;
+    let pipeline = this.pipelines.get(key);
+    if (!pipeline) {
+      const module = this.device.createShaderModule({ label, code: wgsl });
+      pipeline = this.device.createComputePipeline({ label, layout: 'auto', compute: { module, entryPoint } });
+      this.pipelines.set(key, pipeline);
+      this.pipelineIds.set(pipeline, this.nextId++);
+      this.stats.pipelinesCompiled++;
+    }
+    return pipeline;
+  }
+
+  /**
+   * A uniform buffer holding these 32-bit words. Content-addressed: launch sites with the same
+   * parameters share one buffer, and a training step's uniforms are written once, not every step.
+   * Values that change every step belong in a storage tensor written with `write` instead.
+   */
+  uniform(words: readonly number[] | Uint32Array | Float32Array | Int32Array): GPUBuffer {
+    const bytes = toUniformBytes(words);
+    const key = Array.from(new Uint32Array(bytes)).join(',');
+    let buffer = this.uniforms.get(key);
+    if (!buffer) {
+      if (this.uniforms.size >= UNIFORM_CACHE_LIMIT) this.uniforms.clear();
+      buffer = this.device.createBuffer({ label: 'uniform', size: bytes.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      this.device.queue.writeBuffer(buffer, 0, bytes);
+      this.uniforms.set(key, buffer);
+    }
+    return buffer;
+  }
+
+  bindGroup(pipeline: GPUComputePipeline, bindings: readonly Binding[]): GPUBindGroup {
+    let key = String(this.pipelineIds.get(pipeline));
+    for (const b of bindings) key += `,${this.idOf(b instanceof Tensor ? b.buffer : b)}`;
+    let group = this.bindGroups.get(key);
+    if (!group) {
+      if (this.bindGroups.size >= BIND_GROUP_CACHE_LIMIT) this.bindGroups.delete(this.bindGroups.keys().next().value as string);
+      group = this.device.createBindGroup({
+        layout: pipeline.getBindGroupLayout(0),
+        entries: bindings.map((b, binding) => ({ binding, resource: { buffer: b instanceof Tensor ? b.buffer : b } })),
+      });
+      this.bindGroups.set(key, group);
+    }
+    return group;
+  }
+
+  // ---- recording and submission --------------------------------------------------------------
+
+  /** Starts recording; everything recorded goes into one command buffer at `submit`. */
+  begin(label = 'step'): Recorder {
+    this.throwIfBroken();
+    return new Recorder(this, this.device.createCommandEncoder({ label }));
+  }
+
+  submit(recorder: Recorder): void {
+    this.device.queue.submit([recorder.finish()]);
+    this.stats.submits++;
+  }
+
+  /** Records with `fn` and submits at once. */
+  run(fn: (rec: Recorder) => void, label = 'step'): void {
+    const rec = this.begin(label);
+    fn(rec);
+    this.submit(rec);
+  }
+
+  /** Copies the tensor back to the host. Waits for all submitted work that writes it. */
+  async read<D extends DType>(tensor: Tensor<D>): Promise<TypedArrayOf<D>> {
+    this.throwIfBroken();
+    const size = alignTo(Math.max(4, tensor.byteLength), 4);
+    const staging = this.takeStaging(size);
+    const encoder = this.device.createCommandEncoder({ label: `read ${tensor.label}` });
+    encoder.copyBufferToBuffer(tensor.buffer, 0, staging, 0, size);
+    this.device.queue.submit([encoder.finish()]);
+    this.stats.submits++;
+    this.stats.readbacks++;
+    try {
+      await staging.mapAsync(GPUMapMode.READ, 0, size);
+    } catch (cause) {
+      this.throwIfBroken();
+      throw new GpuError('validation', `Reading ${tensor.label} back from the GPU failed.`, 'Run with a smaller configuration or check `horizon doctor`.', {
+        cause,
+      });
+    }
+    const copy = staging.getMappedRange(0, size).slice(0, tensor.byteLength);
+    staging.unmap();
+    this.returnStaging(size, staging);
+    this.throwIfBroken();
+    return viewAs(tensor.dtype, copy);
+  }
+
+  /** Resolves when all submitted work has finished. */
+  async sync(): Promise<void> {
+    await this.device.queue.onSubmittedWorkDone();
+    this.throwIfBroken();
+  }
+
+  /** Destroys the device and lets go of the instance (Dawn for Node keeps the process alive while it is held). */
+  destroyDevice(): void {
+    this.device.destroy();
+    this.instance = undefined;
+  }
+
+  /** Throws a typed error if the device was lost or a shader or binding was rejected. */
+  throwIfBroken(): void {
+    if (this.lost && this.lost.reason !== 'destroyed') {
+      throw new GpuError(
+        'device-lost',
+        `The GPU device was lost (${this.lost.message || this.lost.reason}).`,
+        'Restart the run; it resumes from the last checkpoint, and a smaller model or batch keeps each dispatch short.',
+      );
+    }
+    if (this.firstError) {
+      const error = this.firstError;
+      this.firstError = undefined;
+      throw new GpuError(
+        'validation',
+        `The GPU rejected a command: ${error.message}`,
+        'This is a bug in Horizon; please report it with `horizon doctor` output.',
+      );
+    }
+  }
+
+  private idOf(buffer: GPUBuffer): number {
+    let id = this.bufferIds.get(buffer);
+    if (id === undefined) {
+      id = this.nextId++;
+      this.bufferIds.set(buffer, id);
+    }
+    return id;
+  }
+
+  private takeStaging(size: number): GPUBuffer {
+    const pooled = this.stagingPool.get(size)?.pop();
+    return pooled ?? this.device.createBuffer({ label: 'staging', size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  }
+
+  private returnStaging(size: number, buffer: GPUBuffer): void {
+    const list = this.stagingPool.get(size) ?? [];
+    if (list.length < 4) list.push(buffer);
+    else buffer.destroy();
+    this.stagingPool.set(size, list);
+  }
+}
+
+/**
+ * Records dispatches into one compute pass (each dispatch is its own synchronisation scope in
+ * WebGPU, so a later dispatch sees an earlier one's writes). Copies end the pass and the next
+ * dispatch opens a new one.
+ */
+export class Recorder {
+  private pass: GPUComputePassEncoder | undefined;
+
+  constructor(
+    private readonly gpu: Gpu,
+    readonly encoder: GPUCommandEncoder,
+  ) {}
+
+  dispatch(pipeline: GPUComputePipeline, bindings: readonly Binding[], x: number, y = 1, z = 1): void {
+    if (x === 0 || y === 0 || z === 0) return;
+    const limit = this.gpu.device.limits.maxComputeWorkgroupsPerDimension;
+    if (x > limit || y > limit || z > limit) {
+      throw new RangeError(`${pipeline.label}: ${x}×${y}×${z} workgroups exceed the device limit of ${limit} per dimension`);
+    }
+    this.pass ??= this.encoder.beginComputePass();
+    this.pass.setPipeline(pipeline);
+    this.pass.setBindGroup(0, this.gpu.bindGroup(pipeline, bindings));
+    this.pass.dispatchWorkgroups(x, y, z);
+    this.gpu.stats.dispatches++;
+  }
+
+  copy(source: Tensor, destination: Tensor, elements = Math.min(source.size, destination.size)): void {
+    this.endPass();
+    this.encoder.copyBufferToBuffer(source.buffer, 0, destination.buffer, 0, elements * 4);
+  }
+
+  finish(): GPUCommandBuffer {
+    this.endPass();
+    return this.encoder.finish();
+  }
+
+  private endPass(): void {
+    this.pass?.end();
+    this.pass = undefined;
+  }
+}
+
+function alignTo(n: number, alignment: number): number {
+  return Math.ceil(n / alignment) * alignment;
+}
+
+/** Uniform buffers are at least 16 bytes and a multiple of 16 (WGSL struct alignment). */
+function toUniformBytes(words: readonly number[] | Uint32Array | Float32Array | Int32Array): ArrayBuffer {
+  const length = alignTo(Math.max(words.length, 4), 4);
+  const bytes = new ArrayBuffer(length * 4);
+  if (words instanceof Float32Array) new Float32Array(bytes).set(words);
+  else if (words instanceof Int32Array) new Int32Array(bytes).set(words);
+  else new Uint32Array(bytes).set(words as ArrayLike<number>);
+  return bytes;
+}

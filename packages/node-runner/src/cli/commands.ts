@@ -1,0 +1,7 @@
+// Every `horizon` command, in the order the usage text lists them.
+
+import { doctor } from '../commands/doctor.ts';
+import { smoke } from '../commands/smoke.ts';
+import type { Command } from './command.ts';
+
+export const COMMANDS: readonly Command[] = [doctor, smoke];

@@ -1,0 +1,87 @@
+// `horizon doctor`: which runtime, which WebGPU device (and whether it is a software fallback), the
+// limits that matter, and a one-line verdict; with no adapter, what to install.
+
+import { type DeviceReport, isGpuError, LIMITS_THAT_MATTER, missingLimits, NO_ADAPTER_REMEDIES, REQUIRED_LIMITS } from '@horizon/kernels';
+import { type Command, EXIT } from '../cli/command.ts';
+import { acquireGpu, isDeno } from '../platform/acquire-gpu.ts';
+
+export const doctor: Command = {
+  name: 'doctor',
+  summary: 'show the runtime, the WebGPU device and its limits, and whether Horizon can train on it',
+  flags: { json: { type: 'boolean', description: 'print the report as JSON' } },
+  async run({ flags, out, err }) {
+    let report: DeviceReport;
+    try {
+      const gpu = await acquireGpu();
+      report = gpu.report;
+      gpu.destroyDevice();
+    } catch (error) {
+      if (!isGpuError(error)) throw error;
+      if (flags.json) out(JSON.stringify({ ok: false, error: error.message, remedies: NO_ADAPTER_REMEDIES }, null, 2));
+      else {
+        err(`${runtimeLabel()}`);
+        err(`No usable WebGPU device: ${error.message}`);
+      }
+      return EXIT.failed;
+    }
+    const problems = missingLimits(report.limits);
+    if (flags.json) {
+      out(JSON.stringify({ ok: problems.length === 0, verdict: verdict(report, problems), ...report }, null, 2));
+      return problems.length === 0 ? EXIT.ok : EXIT.failed;
+    }
+    for (const line of formatReport(report, problems)) out(line);
+    return problems.length === 0 ? EXIT.ok : EXIT.failed;
+  },
+};
+
+function runtimeLabel(): string {
+  const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
+  return isDeno() && deno ? `runtime   deno ${deno.version.deno}` : `runtime   node ${process.versions.node}`;
+}
+
+export function formatReport(report: DeviceReport, problems: string[]): string[] {
+  const row = (key: string, value: string) => `  ${key.padEnd(34)} ${value}`;
+  const lines = [
+    'Horizon doctor',
+    row('runtime', `${report.runtime} ${report.runtimeVersion}`),
+    row('adapter vendor', report.vendor),
+    row('adapter architecture', report.architecture),
+    row('adapter description', report.description || '(none given)'),
+    row('software fallback', report.isSoftware ? `yes${report.fallbackReason ? ` (${report.fallbackReason})` : ''}` : 'no, a hardware GPU'),
+    row('backend', report.backend),
+    row('features Horizon can use', usefulFeatures(report)),
+    'limits (what the device offers / what Horizon needs)',
+  ];
+  for (const name of LIMITS_THAT_MATTER) lines.push(row(name, `${formatLimit(name, report.limits[name])} / ${formatLimit(name, REQUIRED_LIMITS[name])}`));
+  lines.push(`verdict: ${verdict(report, problems)}`);
+  return lines;
+}
+
+/** Features our kernels use when present; the rest only matter for graphics (`--json` lists all). */
+const USEFUL_FEATURES = ['timestamp-query', 'shader-f16', 'subgroups'];
+
+function usefulFeatures(report: DeviceReport): string {
+  const useful = USEFUL_FEATURES.filter((f) => report.features.includes(f));
+  const others = report.features.length - useful.length;
+  return `${useful.join(', ') || '(none)'}${others > 0 ? ` (+${others} others; --json lists all)` : ''}`;
+}
+
+function formatLimit(name: string, value: number): string {
+  if (/Size$/.test(name) && value >= 1024) {
+    const units = ['B', 'KiB', 'MiB', 'GiB'];
+    let v = value;
+    let u = 0;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[u]}`;
+  }
+  return String(value);
+}
+
+function verdict(report: DeviceReport, problems: string[]): string {
+  if (problems.length > 0) return `not usable: ${problems.join('; ')}.`;
+  if (report.isSoftware) return 'ready on a software device: correct but slow (about 1 GFLOP/s on two cores); the tiny and default recipes fit.';
+  return 'ready: hardware GPU.';
+}

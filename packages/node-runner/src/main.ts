@@ -1,0 +1,89 @@
+// The `horizon` CLI entry point, for Node and Deno. Parses the command line, runs one command and
+// exits with its code: 0 ok, 1 failed, 2 usage error. GPU errors print their remedy, not a stack.
+
+import { parseArgs } from 'node:util';
+import { isGpuError } from '@horizon/kernels';
+import { type Command, EXIT, UsageError } from './cli/command.ts';
+import { COMMANDS } from './cli/commands.ts';
+import { closest } from './cli/suggest.ts';
+import { commandUsage, usage } from './cli/usage.ts';
+
+const out = (line: string) => console.log(line);
+const err = (line: string) => console.error(line);
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    (name === undefined ? err : out)(usage(COMMANDS));
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    const guess = closest(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    err(`horizon: unknown command "${name}".${guess ? ` Did you mean "${guess}"?` : ''}\n`);
+    err(usage(COMMANDS));
+    return EXIT.usage;
+  }
+  const parsed = parseCommandLine(command, rest);
+  if (typeof parsed === 'string') {
+    err(`horizon ${command.name}: ${parsed}\n`);
+    err(commandUsage(command));
+    return EXIT.usage;
+  }
+  if (parsed.values.help) {
+    out(commandUsage(command));
+    return EXIT.ok;
+  }
+  try {
+    return await command.run({ flags: parsed.values, positionals: parsed.positionals, out, err });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`horizon ${command.name}: ${error.message}`);
+      return EXIT.usage;
+    }
+    if (isGpuError(error)) {
+      err(`horizon ${command.name}: ${error.message}`);
+      return EXIT.failed;
+    }
+    throw error;
+  }
+}
+
+type Parsed = { values: Record<string, string | boolean | string[] | boolean[] | undefined>; positionals: string[] };
+
+/** Parses flags strictly; returns a one-line complaint (with a suggestion) instead of throwing. */
+function parseCommandLine(command: Command, args: string[]): Parsed | string {
+  const options = { ...command.flags, help: { type: 'boolean' as const, short: 'h' } };
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = (error as Error).message;
+    const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
+    if (unknown) {
+      const guess = closest(unknown.replace(/^-+/, ''), Object.keys(options));
+      return `unknown flag ${unknown}.${guess ? ` Did you mean --${guess}?` : ''}`;
+    }
+    return message.split('\n')[0];
+  }
+}
+
+const isEntryPoint = (() => {
+  const meta = import.meta as ImportMeta & { main?: boolean };
+  if (typeof meta.main === 'boolean') return meta.main; // Deno
+  const script = process.argv[1] ?? '';
+  return /main\.ts$|horizon(\.mjs)?$/.test(script);
+})();
+
+if (isEntryPoint) {
+  const argv = process.argv.slice(2);
+  main(argv).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(EXIT.failed);
+    },
+  );
+}
