@@ -1,7 +1,7 @@
 // First page of the browser UI: which WebGPU device this browser gives us, and one kernel checked
 // against its float64 reference, the same check `horizon smoke` runs headless.
 
-import { SeededRandom, compareArrays, deviceLine, isGpuError, matmul, matmulRef } from '@horizon/kernels';
+import { compareArrays, deviceLine, isGpuError, matmul, matmulRef, SeededRandom } from '@horizon/kernels';
 import { acquireNavigatorGpu } from '@horizon/kernels/navigator';
 
 const deviceBox = document.querySelector<HTMLPreElement>('#device')!;
