@@ -80,9 +80,31 @@ export class Gpu {
       throw new RangeError(`${tensor.label}: writing ${data.length} values at ${elementOffset} overruns ${tensor.size}`);
     }
     if (data.length === 0) return;
-    this.device.queue.writeBuffer(tensor.buffer, elementOffset * 4, data.buffer, data.byteOffset, data.byteLength);
+    this.device.queue.writeBuffer(tensor.buffer, tensor.byteOffset + elementOffset * 4, data.buffer, data.byteOffset, data.byteLength);
   }
 
+  /**
+   * A tensor that aliases `size(shape)` elements of `base` starting at `elementOffset`, e.g. one
+   * parameter inside a model's flat parameter buffer. WebGPU binds storage at multiples of
+   * `minStorageBufferOffsetAlignment` bytes (256 on most devices), so the offset must be a multiple
+   * of `viewAlignment` elements.
+   */
+  view<D extends DType>(base: Tensor<D>, elementOffset: number, shape: readonly number[], label = `${base.label}[${elementOffset}…]`): Tensor<D> {
+    if (elementOffset % this.viewAlignment !== 0) {
+      throw new RangeError(`${label}: a view must start at a multiple of ${this.viewAlignment} elements, not ${elementOffset}`);
+    }
+    if (elementOffset + elementCount(shape) > base.size) {
+      throw new RangeError(`${label}: [${shape.join(', ')}] at ${elementOffset} runs past the end of ${base}`);
+    }
+    return new Tensor(base.buffer, [...shape], base.dtype, label, base.byteOffset + elementOffset * 4);
+  }
+
+  /** Views must start at a multiple of this many 4-byte elements. */
+  get viewAlignment(): number {
+    return this.device.limits.minStorageBufferOffsetAlignment / 4;
+  }
+
+  /** Destroys the tensor's buffer (and with it every view into it). */
   destroy(tensor: Tensor): void {
     tensor.buffer.destroy();
   }
@@ -123,13 +145,16 @@ export class Gpu {
 
   bindGroup(pipeline: GPUComputePipeline, bindings: readonly Binding[]): GPUBindGroup {
     let key = String(this.pipelineIds.get(pipeline));
-    for (const b of bindings) key += `,${this.idOf(b instanceof Tensor ? b.buffer : b)}`;
+    for (const b of bindings) key += b instanceof Tensor ? `,${this.idOf(b.buffer)}@${b.byteOffset}+${b.size}` : `,${this.idOf(b)}`;
     let group = this.bindGroups.get(key);
     if (!group) {
       if (this.bindGroups.size >= BIND_GROUP_CACHE_LIMIT) this.bindGroups.delete(this.bindGroups.keys().next().value as string);
       group = this.device.createBindGroup({
         layout: pipeline.getBindGroupLayout(0),
-        entries: bindings.map((b, binding) => ({ binding, resource: { buffer: b instanceof Tensor ? b.buffer : b } })),
+        entries: bindings.map((b, binding) => ({
+          binding,
+          resource: b instanceof Tensor ? { buffer: b.buffer, offset: b.byteOffset, size: Math.max(4, b.byteLength) } : { buffer: b },
+        })),
       });
       this.bindGroups.set(key, group);
     }
@@ -162,7 +187,7 @@ export class Gpu {
     const size = alignTo(Math.max(4, tensor.byteLength), 4);
     const staging = this.takeStaging(size);
     const encoder = this.device.createCommandEncoder({ label: `read ${tensor.label}` });
-    encoder.copyBufferToBuffer(tensor.buffer, 0, staging, 0, size);
+    encoder.copyBufferToBuffer(tensor.buffer, tensor.byteOffset, staging, 0, size);
     this.device.queue.submit([encoder.finish()]);
     this.stats.submits++;
     this.stats.readbacks++;
@@ -261,9 +286,17 @@ export class Recorder {
     this.gpu.stats.dispatches++;
   }
 
+  /** Copies `elements` values; WebGPU forbids copies within one buffer, so views of the same buffer are refused. */
   copy(source: Tensor, destination: Tensor, elements = Math.min(source.size, destination.size)): void {
+    if (source.buffer === destination.buffer) throw new RangeError(`copy: ${source} and ${destination} share a buffer, which WebGPU does not allow`);
     this.endPass();
-    this.encoder.copyBufferToBuffer(source.buffer, 0, destination.buffer, 0, elements * 4);
+    this.encoder.copyBufferToBuffer(source.buffer, source.byteOffset, destination.buffer, destination.byteOffset, elements * 4);
+  }
+
+  /** Sets the tensor to zeros (e.g. gradient buffers before a backward pass). */
+  clear(tensor: Tensor): void {
+    this.endPass();
+    this.encoder.clearBuffer(tensor.buffer, tensor.byteOffset, alignTo(tensor.byteLength, 4));
   }
 
   finish(): GPUCommandBuffer {

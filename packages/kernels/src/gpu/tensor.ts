@@ -11,6 +11,8 @@ export class Tensor<D extends DType = DType> {
     readonly shape: readonly number[],
     readonly dtype: D,
     readonly label: string,
+    /** Where this tensor starts in `buffer`; non-zero for views into a larger buffer (see `Gpu.view`). */
+    readonly byteOffset = 0,
   ) {}
 
   /** Number of elements. */

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { testGpu } from '../testing/node-gpu.ts';
+import { GpuError } from './errors.ts';
+
+describe('GPU runtime', () => {
+  it('uploads, reads back, copies and clears tensors, including views into one buffer', async () => {
+    const gpu = await testGpu();
+    const align = gpu.viewAlignment;
+    const flat = gpu.tensor([align * 3], 'f32', 'flat');
+    const first = gpu.view(flat, 0, [5], 'first');
+    const second = gpu.view(flat, align * 2, [3], 'second');
+    gpu.write(first, new Float32Array([1, 2, 3, 4, 5]));
+    gpu.write(second, new Float32Array([7, 8, 9]));
+    expect(Array.from(await gpu.read(second))).toEqual([7, 8, 9]);
+    const whole = await gpu.read(flat);
+    expect(Array.from(whole.subarray(0, 5))).toEqual([1, 2, 3, 4, 5]);
+    expect(whole[align * 2 + 2]).toBe(9);
+
+    const other = gpu.tensor([4], 'f32', 'other');
+    gpu.run((rec) => {
+      rec.copy(first, other, 3);
+      rec.clear(first);
+    });
+    expect(Array.from(await gpu.read(other))).toEqual([1, 2, 3, 0]);
+    expect(Array.from(await gpu.read(first))).toEqual([0, 0, 0, 0, 0]);
+    expect(() => gpu.begin().copy(first, second)).toThrow(/share a buffer/);
+  });
+
+  it('refuses misaligned views and views past the end', async () => {
+    const gpu = await testGpu();
+    const flat = gpu.tensor([gpu.viewAlignment * 2], 'f32', 'flat');
+    expect(() => gpu.view(flat, 3, [2])).toThrow(/multiple of/);
+    expect(() => gpu.view(flat, gpu.viewAlignment, [gpu.viewAlignment + 1])).toThrow(/past the end/);
+  });
+
+  it('reuses pipelines and uniform buffers for identical sources and parameters', async () => {
+    const gpu = await testGpu();
+    const wgsl = '@group(0) @binding(0) var<storage, read_write> x: array<f32>;\n@compute @workgroup_size(1) fn main() { x[0] = 1.0; }';
+    expect(gpu.pipeline(wgsl)).toBe(gpu.pipeline(wgsl));
+    expect(gpu.uniform([1, 2, 3])).toBe(gpu.uniform([1, 2, 3]));
+    expect(gpu.uniform([1, 2, 3])).not.toBe(gpu.uniform([1, 2, 4]));
+  });
+
+  it('turns a shader that does not compile into a typed validation error', async () => {
+    const gpu = await testGpu();
+    const broken = '@compute @workgroup_size(1) fn main() { let x: f32 = undefined_name; }';
+    const out = gpu.tensor([1]);
+    gpu.run((rec) => rec.dispatch(gpu.pipeline(broken), [], 1));
+    const failure = await gpu.read(out).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(failure).toBeInstanceOf(GpuError);
+    expect((failure as GpuError).kind).toBe('validation');
+    expect((failure as GpuError).message).toMatch(/undefined_name|unresolved/);
+  });
+});
