@@ -1,0 +1,57 @@
+// Argument checks for the RL kernels' host APIs and launchers. Every check throws a RangeError that
+// names the kernel and the argument, before anything reaches the GPU: a bad batch must fail loudly,
+// never come back as a silent NaN (issue 4, "Bad input").
+
+import type { DType, Tensor } from '../../gpu/tensor.ts';
+
+/** Each value must be a non-negative integer (a size). */
+export function checkSizes(kernel: string, sizes: Record<string, number>): void {
+  for (const [name, value] of Object.entries(sizes)) {
+    if (!Number.isInteger(value) || value < 0) throw new RangeError(`${kernel}: ${name} must be a non-negative integer, got ${value}`);
+  }
+}
+
+/** A host array must hold exactly `length` finite values. */
+export function checkArray(kernel: string, name: string, array: ArrayLike<number> | undefined, length: number): void {
+  if (array === undefined) throw new RangeError(`${kernel}: ${name} is required`);
+  if (array.length !== length) throw new RangeError(`${kernel}: ${name} holds ${array.length} values, expected ${length}`);
+  for (let i = 0; i < length; i++) {
+    if (!Number.isFinite(array[i])) throw new RangeError(`${kernel}: ${name}[${i}] is ${array[i]}; every value must be finite`);
+  }
+}
+
+/** A mask must hold exactly `length` values, each 0 or 1. */
+export function checkMask(kernel: string, name: string, mask: ArrayLike<number> | undefined, length: number): void {
+  if (mask === undefined) throw new RangeError(`${kernel}: ${name} is required`);
+  if (mask.length !== length) throw new RangeError(`${kernel}: ${name} holds ${mask.length} values, expected ${length}`);
+  for (let i = 0; i < length; i++) {
+    if (mask[i] !== 0 && mask[i] !== 1) throw new RangeError(`${kernel}: ${name}[${i}] is ${mask[i]}; a mask holds 0 or 1`);
+  }
+}
+
+/** A hyperparameter must be a finite number in [lo, hi]. */
+export function checkNumber(kernel: string, name: string, value: number, lo: number, hi: number): void {
+  if (!(Number.isFinite(value) && value >= lo && value <= hi)) {
+    throw new RangeError(`${kernel}: ${name} must be a finite number in [${lo}, ${hi}], got ${value}`);
+  }
+}
+
+/** A scalar or a per-sample array, checked to lie in [lo, hi] and returned as one f32 value per sample. */
+export function perSample(kernel: string, name: string, value: number | ArrayLike<number>, B: number, lo: number, hi: number): Float32Array {
+  if (typeof value === 'number') {
+    checkNumber(kernel, name, value, lo, hi);
+    return new Float32Array(B).fill(value);
+  }
+  checkArray(kernel, name, value, B);
+  for (let b = 0; b < B; b++) checkNumber(kernel, `${name}[${b}]`, value[b], lo, hi);
+  return Float32Array.from(value);
+}
+
+/** A launcher's tensor must hold `size` elements of `dtype`. */
+export function checkTensor(kernel: string, name: string, tensor: Tensor, size: number, dtype: DType): void {
+  if (tensor.size !== size) throw new RangeError(`${kernel}: ${name} (${tensor}) must hold ${size} values`);
+  if (tensor.dtype !== dtype) throw new RangeError(`${kernel}: ${name} (${tensor}) must be ${dtype}`);
+}
+
+/** f32 can hold integers exactly up to 2^24; counts and token positions must stay below it. */
+export const F32_EXACT_INTEGER = 2 ** 24;
