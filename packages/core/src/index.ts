@@ -13,3 +13,29 @@ export {
   parameterLayout,
   parameterSpecs,
 } from './model/parameters.ts';
+export { type AdamWHyperparameters, referenceAdamW, validateAdamW, weightDecayMask } from './model/reference/adamw.ts';
+export {
+  compareToGolden,
+  FLOAT64_TOLERANCES,
+  GOLDEN_FORMAT,
+  GOLDEN_VERSION,
+  type GoldenActual,
+  type GoldenCase,
+  type GoldenComparison,
+  type GoldenFixture,
+  type GoldenTolerances,
+  parseGoldenFixture,
+  type TensorError,
+} from './model/reference/golden.ts';
+export {
+  type ReferenceCache,
+  type ReferenceGradients,
+  type ReferenceLayerCache,
+  type ReferenceLossOutput,
+  type ReferenceOutput,
+  referenceBackward,
+  referenceForward,
+  referenceLoss,
+  referenceModelBackward,
+  type TokenIds,
+} from './model/reference/gpt.ts';
