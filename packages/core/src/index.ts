@@ -39,3 +39,12 @@ export {
   referenceModelBackward,
   type TokenIds,
 } from './model/reference/gpt.ts';
+export {
+  CharTokenizer,
+  type CharTokenizerOptions,
+  type DecodeOptions,
+  type EncodeOptions,
+  PRINTABLE_ASCII,
+  SPECIAL_TOKENS,
+  type SpecialToken,
+} from './tokenizer/char-tokenizer.ts';

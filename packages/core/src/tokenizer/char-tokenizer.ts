@@ -1,0 +1,162 @@
+// Character-level tokenizer: one id per character of a set the environment chooses, plus special
+// tokens for turns, tool calls, tool results and compaction summaries. Small vocabularies are the
+// point: the addition task needs 12 characters and <eos>, 13 ids, so a tiny GPT spends no capacity
+// on an embedding table of unused tokens.
+//
+// Ids: the chosen special tokens first, in the order given, then the characters in the order
+// given. `encode` parses a special written as its name (e.g. "<tool_call>") as one token; text that
+// did not come from the policy or the environment's own markup (a file's contents, a user's
+// message) should be encoded with { specials: false } so it cannot forge a turn or a tool result.
+
+/**
+ * Every special token Horizon knows, in its default order. An environment picks the ones it uses.
+ * - `<pad>`: fills a packed batch past a sequence's end (masked out of every loss).
+ * - `<bos>`: the start of a sequence.
+ * - `<eos>`: the policy ends its action and the episode turn; sampling it stops generation. Required.
+ * - `<user>`, `<assistant>`: the start of a user or assistant turn in multi-turn dialogue.
+ * - `<tool_call>` … `</tool_call>`: a tool call the policy writes; `</tool_call>` is the stop string
+ *   at which generation pauses for the environment (and the anti-hack monitor) to answer.
+ * - `<tool_result>` … `</tool_result>`: the environment's answer; never trained on as an action.
+ * - `<summary>` … `</summary>`: a compaction summary that opens a fresh context (ALGORITHMS.md).
+ */
+export const SPECIAL_TOKENS = [
+  '<pad>',
+  '<bos>',
+  '<eos>',
+  '<user>',
+  '<assistant>',
+  '<tool_call>',
+  '</tool_call>',
+  '<tool_result>',
+  '</tool_result>',
+  '<summary>',
+  '</summary>',
+] as const;
+
+export type SpecialToken = (typeof SPECIAL_TOKENS)[number];
+
+/** Printable ASCII (space … '~', 95 characters) and newline: the default character set. */
+export const PRINTABLE_ASCII: readonly string[] = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)), '\n'];
+
+/** What a tokenizer is built from; an environment's Vocabulary ({ characters, specialTokens }) fits. */
+export interface CharTokenizerOptions {
+  /** One entry per character (a string is split into code points). Default: PRINTABLE_ASCII. */
+  characters?: string | readonly string[];
+  /** A subset of SPECIAL_TOKENS that must include "<eos>". Default: all of them. */
+  specialTokens?: readonly string[];
+}
+
+export interface EncodeOptions {
+  /** Parse special-token names in the text as special tokens (default true). */
+  specials?: boolean;
+}
+
+export interface DecodeOptions {
+  /** Leave special tokens out of the text (default false: they are written as their names). */
+  skipSpecials?: boolean;
+}
+
+function show(ch: string): string {
+  return `${JSON.stringify(ch)} (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+}
+
+export class CharTokenizer {
+  /** The characters, in id order after the specials. */
+  readonly characters: readonly string[];
+  /** The special tokens, in id order from 0. */
+  readonly specialTokens: readonly SpecialToken[];
+  readonly vocabSize: number;
+  /** Id of "<eos>". */
+  readonly eosId: number;
+  /** Id of "<pad>" when present, else of "<eos>": padding is masked out of every loss, so any id works. */
+  readonly padId: number;
+  private readonly charIds = new Map<string, number>();
+  private readonly specialIds = new Map<string, number>();
+  private readonly pieces: string[];
+
+  constructor(options: CharTokenizerOptions = {}) {
+    const specials = options.specialTokens ?? SPECIAL_TOKENS;
+    for (const [i, s] of specials.entries()) {
+      if (!(SPECIAL_TOKENS as readonly string[]).includes(s)) {
+        throw new RangeError(`specialTokens[${i}] = ${JSON.stringify(s)} is not a special token Horizon knows (${SPECIAL_TOKENS.join(' ')})`);
+      }
+      if (this.specialIds.has(s)) throw new RangeError(`specialTokens lists ${s} twice`);
+      this.specialIds.set(s, i);
+    }
+    if (!this.specialIds.has('<eos>')) throw new RangeError('specialTokens must include "<eos>": sampling it is how an action ends');
+    const chars = typeof options.characters === 'string' ? [...options.characters] : (options.characters ?? PRINTABLE_ASCII);
+    if (chars.length === 0) throw new RangeError('characters must not be empty');
+    for (const [i, c] of chars.entries()) {
+      if (typeof c !== 'string' || [...c].length !== 1)
+        throw new RangeError(`characters[${i}] = ${JSON.stringify(c)} must be exactly one character (code point)`);
+      if (this.charIds.has(c)) throw new RangeError(`characters lists ${show(c)} twice`);
+      this.charIds.set(c, specials.length + i);
+    }
+    this.specialTokens = specials as readonly SpecialToken[];
+    this.characters = chars;
+    this.pieces = [...specials, ...chars];
+    this.vocabSize = this.pieces.length;
+    this.eosId = this.specialIds.get('<eos>')!;
+    this.padId = this.specialIds.get('<pad>') ?? this.eosId;
+  }
+
+  /** Id of a special token this tokenizer has; throws naming the ones it has otherwise. */
+  id(special: SpecialToken): number {
+    const id = this.specialIds.get(special);
+    if (id === undefined) throw new RangeError(`this tokenizer has no ${special} (it has ${this.specialTokens.join(' ')})`);
+    return id;
+  }
+
+  has(special: SpecialToken): boolean {
+    return this.specialIds.has(special);
+  }
+
+  isSpecial(id: number): boolean {
+    return id >= 0 && id < this.specialTokens.length;
+  }
+
+  /** Text → ids. Throws a RangeError naming the first character outside the set and where it is. */
+  encode(text: string, options: EncodeOptions = {}): number[] {
+    const parseSpecials = options.specials ?? true;
+    const ids: number[] = [];
+    let i = 0;
+    while (i < text.length) {
+      if (parseSpecials && text[i] === '<') {
+        const special = this.specialAt(text, i);
+        if (special) {
+          ids.push(this.specialIds.get(special)!);
+          i += special.length;
+          continue;
+        }
+      }
+      const ch = String.fromCodePoint(text.codePointAt(i)!);
+      const id = this.charIds.get(ch);
+      if (id === undefined) {
+        const set = this.characters.length <= 40 ? `: ${JSON.stringify(this.characters.join(''))}` : '';
+        throw new RangeError(`text has ${show(ch)} at index ${i}, which is not in this tokenizer's character set (${this.characters.length} characters${set})`);
+      }
+      ids.push(id);
+      i += ch.length;
+    }
+    return ids;
+  }
+
+  /** Ids → text; specials are written as their names unless skipSpecials. */
+  decode(ids: ArrayLike<number>, options: DecodeOptions = {}): string {
+    let text = '';
+    for (let k = 0; k < ids.length; k++) {
+      const id = ids[k];
+      if (!(Number.isInteger(id) && id >= 0 && id < this.vocabSize)) throw new RangeError(`ids[${k}] = ${id} is outside [0, vocabSize = ${this.vocabSize})`);
+      if (options.skipSpecials && this.isSpecial(id)) continue;
+      text += this.pieces[id];
+    }
+    return text;
+  }
+
+  /** The longest special token this tokenizer has whose name starts at text[i]. */
+  private specialAt(text: string, i: number): string | undefined {
+    let best: string | undefined;
+    for (const s of this.specialTokens) if (text.startsWith(s, i) && (!best || s.length > best.length)) best = s;
+    return best;
+  }
+}
