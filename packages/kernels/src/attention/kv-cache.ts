@@ -1,0 +1,149 @@
+// Launchers and host API for the KV cache (math and layout in kv-cache.wgsl.ts).
+//
+// Shape legend:  B batch · S new tokens per sequence · H heads · hd = D/H · Tmax cache length
+//   qkv: [B, S, 3D] · pos: [B] u32 · kCache, vCache: [B, H, Tmax, hd] · out: [B, D]
+//
+// A generation step: write the new token's k, v at pos[b] (S = 1), decode, then pos[b] += 1 (the
+// caller writes pos with `gpu.write`: it changes every step, so it is a storage tensor, not a uniform).
+// Prefill: write the prompt's k, v with S = prompt length and pos = 0, from the full forward's qkv.
+
+import { gridFor } from '../gpu/grid.ts';
+import type { Gpu, Recorder } from '../gpu/runtime.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import { f32Bits } from '../gpu/wgsl.ts';
+import { expectLength, expectPositiveIntegers, expectSize } from '../util/checks.ts';
+import { MAX_HEAD_DIM } from './attention.ts';
+import { decodeAttentionWgsl, KV_WORKGROUP, kvCacheWriteWgsl } from './kv-cache.wgsl.ts';
+
+export interface KvCacheShape {
+  B: number;
+  H: number;
+  /** Model width; head width hd = D/H. */
+  D: number;
+  /** Cache length (the context length). */
+  Tmax: number;
+}
+
+export interface KvCacheWriteTensors {
+  qkv: Tensor; // [B, S, 3D] f32
+  pos: Tensor; // [B] u32
+  kCache: Tensor; // [B, H, Tmax, hd] f32
+  vCache: Tensor; // [B, H, Tmax, hd] f32
+}
+
+export interface DecodeAttentionTensors {
+  qkv: Tensor; // [B, 3D] f32, the new token's row
+  kCache: Tensor; // [B, H, Tmax, hd] f32
+  vCache: Tensor; // [B, H, Tmax, hd] f32
+  pos: Tensor; // [B] u32
+  out: Tensor; // [B, D] f32
+}
+
+/** Records the cache write of S new tokens per sequence at positions pos[b] … pos[b] + S − 1. */
+export function recordKvCacheWrite(rec: Recorder, gpu: Gpu, t: KvCacheWriteTensors, shape: KvCacheShape, S = 1): void {
+  const hd = checkKvCacheShape(shape, 'kvCacheWrite');
+  checkTokenCount(S);
+  const { B, H, D, Tmax } = shape;
+  expectSize('kvCacheWrite', t.qkv, B * S * 3 * D, 'qkv');
+  expectSize('kvCacheWrite', t.pos, B, 'pos');
+  expectSize('kvCacheWrite', t.kCache, B * H * Tmax * hd, 'kCache');
+  expectSize('kvCacheWrite', t.vCache, B * H * Tmax * hd, 'vCache');
+  const pipeline = gpu.pipeline(kvCacheWriteWgsl(), 'main', 'kv_cache_write');
+  const params = gpu.uniform([B, S, H, hd, Tmax]);
+  rec.dispatch(pipeline, [t.qkv, t.pos, t.kCache, t.vCache, params], ...gridFor(gpu, B * S * D, KV_WORKGROUP));
+}
+
+/** Records one decode step's attention: out[b] from the new token's q over cache positions 0 … pos[b]. */
+export function recordDecodeAttention(rec: Recorder, gpu: Gpu, t: DecodeAttentionTensors, shape: KvCacheShape): void {
+  const hd = checkKvCacheShape(shape, 'decodeAttention');
+  const { B, H, D, Tmax } = shape;
+  expectSize('decodeAttention', t.qkv, B * 3 * D, 'qkv');
+  expectSize('decodeAttention', t.kCache, B * H * Tmax * hd, 'kCache');
+  expectSize('decodeAttention', t.vCache, B * H * Tmax * hd, 'vCache');
+  expectSize('decodeAttention', t.pos, B, 'pos');
+  expectSize('decodeAttention', t.out, B * D, 'out');
+  const pipeline = gpu.pipeline(decodeAttentionWgsl(hd), 'main', `decode_attention_hd${hd}`);
+  const params = gpu.uniform([B, H, Tmax, f32Bits(1 / Math.sqrt(hd))]);
+  rec.dispatch(pipeline, [t.qkv, t.kCache, t.vCache, t.pos, t.out, params], ...gridFor(gpu, B * H, KV_WORKGROUP));
+}
+
+/** Host API: the caches after writing `qkv` ([B, S, 3D]) at `pos`. */
+export async function kvCacheWrite(
+  gpu: Gpu,
+  qkv: Float32Array,
+  pos: Uint32Array,
+  kCache: Float32Array,
+  vCache: Float32Array,
+  shape: KvCacheShape,
+  S = 1,
+): Promise<{ kCache: Float32Array; vCache: Float32Array }> {
+  const hd = checkKvCacheShape(shape, 'kvCacheWrite');
+  checkTokenCount(S);
+  const { B, H, D, Tmax } = shape;
+  expectLength('kvCacheWrite', qkv, B * S * 3 * D, 'qkv');
+  checkPositions('kvCacheWrite', pos, B, Tmax);
+  expectLength('kvCacheWrite', kCache, B * H * Tmax * hd, 'kCache');
+  expectLength('kvCacheWrite', vCache, B * H * Tmax * hd, 'vCache');
+  const tensors = {
+    qkv: gpu.upload(qkv, [B, S, 3 * D], 'qkv'),
+    pos: gpu.upload(pos, [B], 'pos'),
+    kCache: gpu.tensor([B, H, Tmax, hd], 'f32', 'kCache'),
+    vCache: gpu.tensor([B, H, Tmax, hd], 'f32', 'vCache'),
+  };
+  gpu.write(tensors.kCache, kCache);
+  gpu.write(tensors.vCache, vCache);
+  try {
+    gpu.run((rec) => recordKvCacheWrite(rec, gpu, tensors, shape, S), 'kv cache write');
+    return { kCache: await gpu.read(tensors.kCache), vCache: await gpu.read(tensors.vCache) };
+  } finally {
+    for (const x of Object.values(tensors)) gpu.destroy(x);
+  }
+}
+
+/** Host API: one decode step's attention output [B, D]. */
+export async function decodeAttention(
+  gpu: Gpu,
+  qkv: Float32Array,
+  kCache: Float32Array,
+  vCache: Float32Array,
+  pos: Uint32Array,
+  shape: KvCacheShape,
+): Promise<Float32Array> {
+  const hd = checkKvCacheShape(shape, 'decodeAttention');
+  const { B, H, D, Tmax } = shape;
+  expectLength('decodeAttention', qkv, B * 3 * D, 'qkv');
+  expectLength('decodeAttention', kCache, B * H * Tmax * hd, 'kCache');
+  expectLength('decodeAttention', vCache, B * H * Tmax * hd, 'vCache');
+  checkPositions('decodeAttention', pos, B, Tmax);
+  const tensors = {
+    qkv: gpu.upload(qkv, [B, 3 * D], 'qkv'),
+    kCache: gpu.upload(kCache, [B, H, Tmax, hd], 'kCache'),
+    vCache: gpu.upload(vCache, [B, H, Tmax, hd], 'vCache'),
+    pos: gpu.upload(pos, [B], 'pos'),
+    out: gpu.tensor([B, D], 'f32', 'out'),
+  };
+  try {
+    gpu.run((rec) => recordDecodeAttention(rec, gpu, tensors, shape), 'decode attention');
+    return await gpu.read(tensors.out);
+  } finally {
+    for (const x of Object.values(tensors)) gpu.destroy(x);
+  }
+}
+
+function checkKvCacheShape(shape: KvCacheShape, kernel: string): number {
+  expectPositiveIntegers(kernel, shape, ['B', 'H', 'D', 'Tmax']);
+  if (shape.D % shape.H !== 0) throw new RangeError(`${kernel}: D (${shape.D}) must be a multiple of H (${shape.H})`);
+  const hd = shape.D / shape.H;
+  if (hd > MAX_HEAD_DIM) throw new RangeError(`${kernel}: head width D/H = ${hd} exceeds ${MAX_HEAD_DIM}`);
+  return hd;
+}
+
+function checkTokenCount(S: number): void {
+  if (!Number.isInteger(S) || S < 1) throw new RangeError(`kvCacheWrite: S must be a positive integer, got ${S}`);
+}
+
+function checkPositions(kernel: string, pos: Uint32Array, B: number, Tmax: number): void {
+  expectLength(kernel, pos, B, 'pos');
+  const bad = pos.findIndex((p) => p >= Tmax);
+  if (bad >= 0) throw new RangeError(`${kernel}: pos[${bad}] = ${pos[bad]} is outside the cache of Tmax = ${Tmax}`);
+}
