@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { testGpu } from '../testing/node-gpu.ts';
+import { SeededRandom } from '../util/seeded-random.ts';
+import { advanceRef, decodeEmbeddingRef } from './generation.ref.ts';
+import { recordAdvance, recordDecodeEmbedding } from './generation.ts';
+
+describe('generation kernels', () => {
+  it('decode embedding adds each row’s token and position embeddings (ids ≥ V embed as zero)', async () => {
+    const gpu = await testGpu();
+    const rng = new SeededRandom(3);
+    const shape = { B: 5, D: 7, V: 6, Tmax: 9 };
+    const input = new Uint32Array([0, 5, 2, 6, 3]); // 6 is out of range
+    const pos = new Uint32Array([0, 8, 3, 1, 12]); // 12 clamps to Tmax − 1
+    const wte = rng.uniformArray(shape.V * shape.D);
+    const wpe = rng.uniformArray(shape.Tmax * shape.D);
+    const t = {
+      input: gpu.upload(input),
+      pos: gpu.upload(pos),
+      wte: gpu.upload(wte),
+      wpe: gpu.upload(wpe),
+      x: gpu.tensor([shape.B * shape.D]),
+    };
+    gpu.run((rec) => recordDecodeEmbedding(rec, gpu, t, shape));
+    expect(await gpu.read(t.x)).toBeAllClose(decodeEmbeddingRef(input, pos, wte, wpe, shape), { atol: 1e-7 });
+  });
+
+  it('advance stores draws, teacher-forces unfinished prompts and moves every row one position', async () => {
+    const gpu = await testGpu();
+    const shape = { B: 3, Tmax: 6 };
+    const prompt = new Uint32Array([1, 2, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 5, 6, 0, 0, 0, 0]);
+    const promptLen = new Uint32Array([3, 1, 2]);
+    const t = {
+      sampled: gpu.tensor([3], 'u32'),
+      logp: gpu.tensor([3]),
+      prompt: gpu.upload(prompt),
+      promptLen: gpu.upload(promptLen),
+      history: gpu.tensor([18], 'u32'),
+      historyLogp: gpu.tensor([18]),
+      input: gpu.tensor([3], 'u32'),
+      pos: gpu.tensor([3], 'u32'),
+    };
+    const state = { history: new Uint32Array(18), historyLogp: new Float64Array(18), input: new Uint32Array(3), pos: new Uint32Array(3) };
+    for (let s = 0; s < 4; s++) {
+      const sampled = new Uint32Array([10 + s, 20 + s, 30 + s]);
+      const logp = new Float32Array([-0.5 * s, -1, -2]);
+      gpu.write(t.sampled, sampled);
+      gpu.write(t.logp, logp);
+      gpu.run((rec) => recordAdvance(rec, gpu, t, shape, s));
+      advanceRef(sampled, logp, prompt, promptLen, state, shape, s);
+      expect(Array.from(await gpu.read(t.input)), `input after step ${s}`).toEqual(Array.from(state.input));
+    }
+    expect(Array.from(await gpu.read(t.history))).toEqual(Array.from(state.history));
+    expect(Array.from(await gpu.read(t.pos))).toEqual([4, 4, 4]);
+    expect(await gpu.read(t.historyLogp)).toBeAllClose(state.historyLogp);
+    // Row 0 (prompt length 3) was fed its prompt at steps 0–1 and its own draw after step 2.
+    expect(state.input[0]).toBe(13);
+  });
+
+  it('refuses a step outside the context', async () => {
+    const gpu = await testGpu();
+    const u = (n: number) => gpu.tensor([n], 'u32');
+    const t = { sampled: u(1), logp: gpu.tensor([1]), prompt: u(4), promptLen: u(1), history: u(4), historyLogp: gpu.tensor([4]), input: u(1), pos: u(1) };
+    expect(() => gpu.run((rec) => recordAdvance(rec, gpu, t, { B: 1, Tmax: 4 }, 4))).toThrow(/step s must be an integer in \[0, 4\)/);
+  });
+});

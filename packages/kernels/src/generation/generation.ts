@@ -1,0 +1,55 @@
+// Launchers for the generation-driving kernels (math in generation.wgsl.ts).
+//
+// Shape legend:  B rows · Tmax context length · D width · V vocabulary
+
+import { gridFor } from '../gpu/grid.ts';
+import type { Gpu, Recorder } from '../gpu/runtime.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import { expectPositiveIntegers, expectSize } from '../util/checks.ts';
+import { advanceWgsl, decodeEmbeddingWgsl, GENERATION_WORKGROUP } from './generation.wgsl.ts';
+
+export interface DecodeEmbeddingTensors {
+  input: Tensor; // [B] u32
+  pos: Tensor; // [B] u32
+  wte: Tensor; // [V, D] f32
+  wpe: Tensor; // [Tmax, D] f32
+  x: Tensor; // [B, D] f32
+}
+
+/** Records x[b] = wte[input[b]] + wpe[pos[b]] (positions past Tmax − 1 read the last row). */
+export function recordDecodeEmbedding(rec: Recorder, gpu: Gpu, t: DecodeEmbeddingTensors, shape: { B: number; D: number; V: number; Tmax: number }): void {
+  const k = 'decodeEmbedding';
+  expectPositiveIntegers(k, shape, ['B', 'D', 'V', 'Tmax']);
+  const { B, D, V, Tmax } = shape;
+  expectSize(k, t.input, B, 'input');
+  expectSize(k, t.pos, B, 'pos');
+  expectSize(k, t.wte, V * D, 'wte');
+  expectSize(k, t.wpe, Tmax * D, 'wpe');
+  expectSize(k, t.x, B * D, 'x');
+  const pipeline = gpu.pipeline(decodeEmbeddingWgsl(), 'main', 'decode_embedding');
+  rec.dispatch(pipeline, [t.input, t.pos, t.wte, t.wpe, t.x, gpu.uniform([B, D, V, Tmax])], ...gridFor(gpu, B * D, GENERATION_WORKGROUP));
+}
+
+export interface AdvanceTensors {
+  sampled: Tensor; // [B] u32, this step's draws
+  logp: Tensor; // [B] f32, their log-probs
+  prompt: Tensor; // [B, Tmax] u32, prompts left-aligned
+  promptLen: Tensor; // [B] u32
+  history: Tensor; // [B, Tmax] u32, draw of step s at column s
+  historyLogp: Tensor; // [B, Tmax] f32
+  input: Tensor; // [B] u32, next step's input
+  pos: Tensor; // [B] u32, next step's position
+}
+
+/** Records step `s`'s bookkeeping: store the draws, choose every row's next input, advance positions. */
+export function recordAdvance(rec: Recorder, gpu: Gpu, t: AdvanceTensors, shape: { B: number; Tmax: number }, s: number): void {
+  const k = 'advance';
+  expectPositiveIntegers(k, shape, ['B', 'Tmax']);
+  const { B, Tmax } = shape;
+  if (!Number.isInteger(s) || s < 0 || s >= Tmax) throw new RangeError(`${k}: step s must be an integer in [0, ${Tmax}), got ${s}`);
+  for (const name of ['sampled', 'logp', 'promptLen', 'input', 'pos'] as const) expectSize(k, t[name], B, name);
+  for (const name of ['prompt', 'history', 'historyLogp'] as const) expectSize(k, t[name], B * Tmax, name);
+  const pipeline = gpu.pipeline(advanceWgsl(), 'main', 'generation_advance');
+  const bindings = [t.sampled, t.logp, t.prompt, t.promptLen, t.history, t.historyLogp, t.input, t.pos, gpu.uniform([B, Tmax, s])];
+  rec.dispatch(pipeline, bindings, ...gridFor(gpu, B, GENERATION_WORKGROUP));
+}

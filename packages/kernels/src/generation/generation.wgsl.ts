@@ -1,0 +1,73 @@
+// Kernels that drive token-by-token generation without reading anything back between steps.
+//
+// Shape legend:  B rows · Tmax context length · D width · V vocabulary
+//
+// Every row advances one position per step, all rows at the same position s: prompts of different
+// lengths are fed by teacher forcing (the row's next input is its prompt token while s + 1 < its
+// prompt length, else the token just sampled), so one dispatch sequence serves a ragged batch and
+// the host reads the sampled history once at the end (webgpu-ml.md §0 item 4: readback is the
+// latency floor).
+//
+//   decode embedding:  x[b, :] = wte[input[b], :] + wpe[pos[b], :]          (ids ≥ V embed as zero)
+//   advance:           history[b, s] = sampled[b];  historyLogp[b, s] = logp[b]
+//                      input[b] = s + 1 < promptLen[b] ? prompt[b, s + 1] : sampled[b]
+//                      pos[b] = s + 1
+
+import { flatIndexWgsl } from '../gpu/grid.ts';
+
+export const GENERATION_WORKGROUP = 64;
+
+export function decodeEmbeddingWgsl(): string {
+  return /* wgsl */ `
+struct Params { B: u32, D: u32, V: u32, Tmax: u32 }
+@group(0) @binding(0) var<storage, read> input: array<u32>;      // [B]
+@group(0) @binding(1) var<storage, read> pos: array<u32>;        // [B]
+@group(0) @binding(2) var<storage, read> wte: array<f32>;        // [V, D]
+@group(0) @binding(3) var<storage, read> wpe: array<f32>;        // [Tmax, D]
+@group(0) @binding(4) var<storage, read_write> x: array<f32>;    // [B, D]
+@group(0) @binding(5) var<uniform> p: Params;
+${flatIndexWgsl(GENERATION_WORKGROUP)}
+@compute @workgroup_size(${GENERATION_WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flatIndex(gid, nwg);
+  if (i >= p.B * p.D) { return; }
+  let b = i / p.D;
+  let d = i % p.D;
+  let token = input[b];
+  let t = min(pos[b], p.Tmax - 1u);
+  var tokenPart = 0.0;
+  if (token < p.V) { tokenPart = wte[token * p.D + d]; }
+  x[i] = tokenPart + wpe[t * p.D + d];
+}
+`;
+}
+
+export function advanceWgsl(): string {
+  return /* wgsl */ `
+struct Params { B: u32, Tmax: u32, s: u32 }
+@group(0) @binding(0) var<storage, read> sampled: array<u32>;            // [B]
+@group(0) @binding(1) var<storage, read> logp: array<f32>;               // [B]
+@group(0) @binding(2) var<storage, read> prompt: array<u32>;             // [B, Tmax]
+@group(0) @binding(3) var<storage, read> promptLen: array<u32>;          // [B]
+@group(0) @binding(4) var<storage, read_write> history: array<u32>;      // [B, Tmax]
+@group(0) @binding(5) var<storage, read_write> historyLogp: array<f32>;  // [B, Tmax]
+@group(0) @binding(6) var<storage, read_write> input: array<u32>;        // [B]
+@group(0) @binding(7) var<storage, read_write> pos: array<u32>;          // [B]
+@group(0) @binding(8) var<uniform> p: Params;
+${flatIndexWgsl(GENERATION_WORKGROUP)}
+@compute @workgroup_size(${GENERATION_WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let b = flatIndex(gid, nwg);
+  if (b >= p.B) { return; }
+  history[b * p.Tmax + p.s] = sampled[b];
+  historyLogp[b * p.Tmax + p.s] = logp[b];
+  let next = p.s + 1u;
+  if (next < promptLen[b] && next < p.Tmax) {
+    input[b] = prompt[b * p.Tmax + next];
+  } else {
+    input[b] = sampled[b];
+  }
+  pos[b] = next;
+}
+`;
+}
