@@ -2,7 +2,7 @@
 // for the top-k set, float64 CDF), drawing with the TypeScript Philox so it sees the GPU's uniforms.
 //
 // Shape legend:  B rows · V vocabulary
-//   logits: [B, V] · counters: [B] · tokens, logp, u: [B]
+//   logits: [B, V] (or [R, V] with logitsRows: [B] choosing the row of each draw) · counters: [B] · tokens, logp, u: [B]
 
 import { samplingUniform } from './philox.ts';
 import type { SampleOptions, SampleShape } from './sample.ts';
@@ -18,11 +18,18 @@ export interface SampleRefRow {
   probs: number[];
 }
 
-export function sampleRef(logits: ArrayLike<number>, { B, V }: SampleShape, options: SampleOptions, counters?: ArrayLike<number>): SampleRefRow[] {
+export function sampleRef(
+  logits: ArrayLike<number>,
+  { B, V }: SampleShape,
+  options: SampleOptions,
+  counters?: ArrayLike<number>,
+  logitsRows?: ArrayLike<number>,
+): SampleRefRow[] {
   const { temperature, topK = 0, seed, stream = 0 } = options;
   const rows: SampleRefRow[] = [];
   for (let b = 0; b < B; b++) {
-    const row = Array.from({ length: V }, (_, j) => logits[b * V + j]);
+    const r = logitsRows ? logitsRows[b] : b;
+    const row = Array.from({ length: V }, (_, j) => logits[r * V + j]);
     // Descending by logit, ascending id on ties.
     const order = row.map((_, j) => j).sort((i, j) => row[j] - row[i] || i - j);
     const u = samplingUniform(seed, stream, counters ? counters[b] : 0, b);

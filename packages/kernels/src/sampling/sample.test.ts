@@ -114,6 +114,28 @@ describe('GPU sampling', () => {
     }
   });
 
+  it('rows pick each draw its logits row (the last prompt position after a prefill), same draws as a [B, V] copy', async () => {
+    const gpu = await testGpu();
+    const B = 3;
+    const T = 5;
+    const V = 11;
+    const logits = rng.uniformArray(B * T * V, -2, 2);
+    const rows = new Uint32Array([4, 7, 14]); // prompts of lengths 5, 3 and 5
+    const counters = new Uint32Array([5, 3, 5]);
+    const options = { temperature: 0.8, topK: 4, seed: 31 };
+    const picked = await sample(gpu, logits, { B, V, R: B * T }, options, counters, rows);
+    const last = new Float32Array(B * V);
+    for (let b = 0; b < B; b++) last.set(logits.subarray(rows[b] * V, (rows[b] + 1) * V), b * V);
+    const copied = await sample(gpu, last, { B, V }, options, counters);
+    expect(Array.from(picked.tokens)).toEqual(Array.from(copied.tokens));
+    expect(Array.from(picked.logp)).toEqual(Array.from(copied.logp));
+    const want = sampleRef(logits, { B, V }, options, counters, rows);
+    expect(Array.from(picked.tokens)).toEqual(want.map((r) => r.token));
+    await expect(sample(gpu, logits, { B, V, R: B * T }, options, counters, new Uint32Array([4, 7, 15]))).rejects.toThrow(/rows\[2\] = 15 is not below R = 15/);
+    await expect(sample(gpu, logits, { B, V }, options, counters)).rejects.toThrow(/logits must hold 33 values/);
+    await expect(sample(gpu, logits, { B, V, R: B * T }, options, counters)).rejects.toThrow(/R \(15\) differs from B \(3\) but no rows/);
+  });
+
   it('the same seed and counters reproduce the draws; another seed, stream or counter changes them', async () => {
     const gpu = await testGpu();
     const shape = { B: 256, V: 9 };

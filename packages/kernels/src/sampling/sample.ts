@@ -1,7 +1,7 @@
 // Launcher and host API for GPU sampling (the distribution is defined in sample.wgsl.ts).
 //
-// Shape legend:  B rows · V vocabulary
-//   logits: [B, V] · counters: [B] u32 · tokens: [B] u32 · logp: [B]
+// Shape legend:  B draws (sequences) · V vocabulary · R logits rows when `rows` picks them
+//   logits: [B, V] (or [R, V] with rows: [B] u32) · counters: [B] u32 · tokens: [B] u32 · logp: [B]
 //
 // Reproducibility: the draw for row b depends only on (seed, stream, counters[b], b) and the row's
 // logits, so a run replays from its seed. Give each draw of a row a fresh counter, e.g. the position
@@ -20,8 +20,11 @@ import { SAMPLE_WORKGROUP, sampleWgsl } from './sample.wgsl.ts';
 export const MIN_TEMPERATURE = 1e-4;
 
 export interface SampleShape {
+  /** Draws: one per sequence. */
   B: number;
   V: number;
+  /** Rows of logits when `rows` chooses which row each draw reads (e.g. B·T after a prefill); default B. */
+  R?: number;
 }
 
 export interface SampleOptions {
@@ -36,45 +39,61 @@ export interface SampleOptions {
 }
 
 export interface SampleTensors {
-  logits: Tensor; // [B, V] f32
+  logits: Tensor; // [B, V] f32, or [R, V] with rows
   counters: Tensor; // [B] u32
   tokens: Tensor; // [B] u32
   logp: Tensor; // [B] f32
+  /** Draw b reads logits row rows[b] (clamped to R − 1); omit to read row b. */
+  rows?: Tensor; // [B] u32
 }
 
 /** Records one draw per row. */
 export function recordSample(rec: Recorder, gpu: Gpu, t: SampleTensors, shape: SampleShape, options: SampleOptions): void {
   const o = checkSampleOptions(shape, options);
   const { B, V } = shape;
-  expectSize('sample', t.logits, B * V, 'logits');
+  const R = shape.R ?? B;
+  if (!t.rows && R !== B) throw new RangeError(`sample: R (${R}) differs from B (${B}) but no rows tensor chooses the logits rows`);
+  expectSize('sample', t.logits, R * V, 'logits');
   expectSize('sample', t.counters, B, 'counters');
   expectSize('sample', t.tokens, B, 'tokens');
   expectSize('sample', t.logp, B, 'logp');
-  const pipeline = gpu.pipeline(sampleWgsl(), 'main', 'sample');
+  if (t.rows) expectSize('sample', t.rows, B, 'rows');
+  const gather = t.rows !== undefined;
+  const pipeline = gpu.pipeline(sampleWgsl(gather), 'main', gather ? 'sample_rows' : 'sample');
   const greedy = o.temperature === 0;
-  const params = gpu.uniform([B, V, o.topK, f32Bits(greedy ? 0 : 1 / o.temperature), o.seed, o.stream, greedy ? 1 : 0]);
-  rec.dispatch(pipeline, [t.logits, t.counters, t.tokens, t.logp, params], ...gridFor(gpu, B, SAMPLE_WORKGROUP));
+  const params = gpu.uniform([B, V, o.topK, f32Bits(greedy ? 0 : 1 / o.temperature), o.seed, o.stream, greedy ? 1 : 0, R]);
+  const bindings = [t.logits, t.counters, t.tokens, t.logp, params];
+  if (t.rows) bindings.push(t.rows);
+  rec.dispatch(pipeline, bindings, ...gridFor(gpu, B, SAMPLE_WORKGROUP));
 }
 
-/** Host API: one token and its log-prob per row; `counters` default to zeros. */
+/** Host API: one token and its log-prob per draw; `counters` default to zeros; `rows` as in `SampleTensors`. */
 export async function sample(
   gpu: Gpu,
   logits: Float32Array,
   shape: SampleShape,
   options: SampleOptions,
   counters: Uint32Array = new Uint32Array(shape.B),
+  rows?: Uint32Array,
 ): Promise<{ tokens: Uint32Array; logp: Float32Array }> {
   checkSampleOptions(shape, options);
   const { B, V } = shape;
-  expectLength('sample', logits, B * V, 'logits');
+  const R = shape.R ?? B;
+  expectLength('sample', logits, R * V, 'logits');
   expectLength('sample', counters, B, 'counters');
+  if (rows) {
+    expectLength('sample', rows, B, 'rows');
+    const bad = rows.findIndex((r) => r >= R);
+    if (bad >= 0) throw new RangeError(`sample: rows[${bad}] = ${rows[bad]} is not below R = ${R}`);
+  }
   const nonFinite = logits.findIndex((x) => !Number.isFinite(x));
   if (nonFinite >= 0) throw new RangeError(`sample: logits[${nonFinite}] = ${logits[nonFinite]} is not finite`);
   const t = {
-    logits: gpu.upload(logits, [B, V], 'logits'),
+    logits: gpu.upload(logits, [R, V], 'logits'),
     counters: gpu.upload(counters, [B], 'counters'),
     tokens: gpu.tensor([B], 'u32', 'tokens'),
     logp: gpu.tensor([B], 'f32', 'logp'),
+    ...(rows ? { rows: gpu.upload(rows, [B], 'rows') } : {}),
   };
   try {
     gpu.run((rec) => recordSample(rec, gpu, t, shape, options), 'sample');
@@ -86,7 +105,7 @@ export async function sample(
 
 /** Validates the shape and options; returns them with defaults filled in. */
 export function checkSampleOptions(shape: SampleShape, options: SampleOptions): Required<SampleOptions> {
-  expectPositiveIntegers('sample', shape, ['B', 'V']);
+  expectPositiveIntegers('sample', { R: shape.B, ...shape }, ['B', 'V', 'R']);
   const { temperature, topK = 0, seed, stream = 0 } = options;
   if (!Number.isFinite(temperature) || temperature < 0) throw new RangeError(`sample: temperature must be a finite number ≥ 0, got ${temperature}`);
   // Below this, (logit − max)/τ overflows f32 for ordinary logit gaps; greedy is the limit anyway.

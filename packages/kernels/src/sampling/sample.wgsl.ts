@@ -2,8 +2,8 @@
 // never logits (webgpu-ml.md §8, after web-llm).
 //
 // Shape legend:  B rows (sequences) · V vocabulary
-//   logits: [B, V] f32 (each sequence's last position) · counters: [B] u32
-//   tokens: [B] u32 · logp: [B] f32
+//   logits: [B, V] f32 (each sequence's last position), or [R, V] with rows: [B] u32 choosing one per b
+//   counters: [B] u32 · tokens: [B] u32 · logp: [B] f32
 //
 // The distribution, exactly (sample.ref.ts is the same definition in float64):
 //   K = the top-k set: the k largest logits, ties broken by the lower token id (all V when k = 0 or k ≥ V)
@@ -26,14 +26,18 @@ import { PHILOX_WGSL } from './philox.wgsl.ts';
 
 export const SAMPLE_WORKGROUP = 64;
 
-export function sampleWgsl(): string {
+/**
+ * `gather`: draw for row b from logits row rows[b] of an [R, V] buffer (e.g. each prompt's last
+ * position after a prefill over [B·T, V]); ids past R − 1 are clamped to it.
+ */
+export function sampleWgsl(gather: boolean): string {
   return /* wgsl */ `${PHILOX_WGSL}
-struct Params { B: u32, V: u32, topK: u32, invTau: f32, seed: u32, stream: u32, greedy: u32 }
+struct Params { B: u32, V: u32, topK: u32, invTau: f32, seed: u32, stream: u32, greedy: u32, R: u32 }
 @group(0) @binding(0) var<storage, read> logits: array<f32>;
 @group(0) @binding(1) var<storage, read> counters: array<u32>;
 @group(0) @binding(2) var<storage, read_write> tokens: array<u32>;
 @group(0) @binding(3) var<storage, read_write> logp: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;
+@group(0) @binding(4) var<uniform> p: Params;${gather ? '\n@group(0) @binding(5) var<storage, read> rows: array<u32>;' : ''}
 ${flatIndexWgsl(SAMPLE_WORKGROUP)}
 const LOWEST: f32 = -3.4028234e38;
 
@@ -41,7 +45,7 @@ const LOWEST: f32 = -3.4028234e38;
 fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let b = flatIndex(gid, nwg);
   if (b >= p.B) { return; }
-  let base = b * p.V;
+  let base = ${gather ? 'min(rows[b], p.R - 1u)' : 'b'} * p.V;
 
   // The largest logit and its lowest id.
   var m = logits[base];
