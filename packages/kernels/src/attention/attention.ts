@@ -2,12 +2,15 @@
 //
 // Shape legend:  B batch · T tokens · H heads · hd = D/H · D width
 //   qkv: [B, T, 3D] · out, dout: [B, T, D] · att, dscores: [B, H, T, T] · dqkv: [B, T, 3D]
+//
+// att and dscores take B·H·T²·4 bytes each: 0.5 MB at B=8, H=4, T=64; at B=64, H=8, T=256 they pass
+// WebGPU's default 128 MiB per-binding limit, which the launchers check before WebGPU does.
 
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { f32Bits } from '../gpu/wgsl.ts';
-import { expectLength, expectPositiveIntegers, expectSize } from '../util/checks.ts';
+import { expectBindable, expectLength, expectPositiveIntegers, expectSize } from '../util/checks.ts';
 import { ATTENTION_WORKGROUP, attentionBackwardKeyWgsl, attentionBackwardQueryWgsl, attentionForwardWgsl } from './attention.wgsl.ts';
 
 export interface AttentionShape {
@@ -43,6 +46,7 @@ export function recordAttentionForward(rec: Recorder, gpu: Gpu, t: AttentionForw
   expectSize('attention', t.qkv, B * T * 3 * D, 'qkv');
   expectSize('attention', t.out, B * T * D, 'out');
   expectSize('attention', t.att, B * H * T * T, 'att');
+  expectBindable('attention', gpu, t.att, 'att');
   const pipeline = gpu.pipeline(attentionForwardWgsl(hd), 'main', `attention_forward_hd${hd}`);
   rec.dispatch(pipeline, [t.qkv, t.out, t.att, params(gpu, shape, hd)], ...gridFor(gpu, B * H * T, ATTENTION_WORKGROUP));
 }
@@ -56,6 +60,7 @@ export function recordAttentionBackward(rec: Recorder, gpu: Gpu, t: AttentionBac
   expectSize('attentionBackward', t.dout, B * T * D, 'dout');
   expectSize('attentionBackward', t.dqkv, B * T * 3 * D, 'dqkv');
   expectSize('attentionBackward', t.dscores, B * H * T * T, 'dscores');
+  expectBindable('attentionBackward', gpu, t.att, 'att');
   const u = params(gpu, shape, hd);
   const grid = gridFor(gpu, B * H * T, ATTENTION_WORKGROUP);
   const query = gpu.pipeline(attentionBackwardQueryWgsl(hd), 'main', `attention_backward_query_hd${hd}`);
