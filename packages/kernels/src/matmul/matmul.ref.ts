@@ -1,9 +1,15 @@
-// Float64 reference for matmul, written from the definition C[m,n] = Σ_k A(m,k)·B(k,n) (+ bias[n]).
-// The spec the WGSL is checked against (CONVENTIONS.md §1).
+// Float64 reference for matmul, written from the definition C[m,n] = Σ_k A(m,k)·B(k,n) (+ bias[n]),
+// plus C's old value when accumulating. The spec the WGSL is checked against (CONVENTIONS.md §1).
 
 import type { MatmulShape } from './matmul.ts';
 
-export function matmulRef(a: ArrayLike<number>, b: ArrayLike<number>, shape: MatmulShape, bias?: ArrayLike<number>): Float64Array {
+export function matmulRef(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  shape: MatmulShape,
+  bias?: ArrayLike<number>,
+  accumulateInto?: ArrayLike<number>,
+): Float64Array {
   const { M, K, N } = shape;
   const batch = shape.batch ?? 1;
   const layout = shape.layout ?? 'nn';
@@ -13,13 +19,14 @@ export function matmulRef(a: ArrayLike<number>, b: ArrayLike<number>, shape: Mat
     const bOff = z * K * N;
     for (let m = 0; m < M; m++) {
       for (let n = 0; n < N; n++) {
-        let sum = bias ? bias[n] : 0;
+        const cIndex = z * M * N + m * N + n;
+        let sum = (bias ? bias[n] : 0) + (accumulateInto ? accumulateInto[cIndex] : 0);
         for (let k = 0; k < K; k++) {
           const av = layout === 'tn' ? a[aOff + k * M + m] : a[aOff + m * K + k];
           const bv = layout === 'nt' ? b[bOff + n * K + k] : b[bOff + k * N + n];
           sum += av * bv;
         }
-        c[z * M * N + m * N + n] = sum;
+        c[cIndex] = sum;
       }
     }
   }

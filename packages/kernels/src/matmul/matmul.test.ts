@@ -6,15 +6,16 @@ import { chooseMatmulVariant, type MatmulShape, matmul } from './matmul.ts';
 
 const rng = new SeededRandom(7);
 
-async function check(shape: MatmulShape, withBias = false) {
+async function check(shape: MatmulShape, withBias = false, accumulate = false) {
   const gpu = await testGpu();
   const batch = shape.batch ?? 1;
   const a = rng.uniformArray(batch * shape.M * shape.K);
   const b = rng.uniformArray(batch * shape.K * shape.N);
   const bias = withBias ? rng.uniformArray(shape.N) : undefined;
-  const got = await matmul(gpu, a, b, shape, bias);
-  const want = matmulRef(a, b, shape, bias);
-  expect(got).toBeAllClose(want, { atol: 1e-5, rtol: 1e-5, name: JSON.stringify(shape) });
+  const accumulateInto = accumulate ? rng.uniformArray(batch * shape.M * shape.N) : undefined;
+  const got = await matmul(gpu, a, b, shape, bias, accumulateInto ? { accumulateInto } : {});
+  const want = matmulRef(a, b, shape, bias, accumulateInto);
+  expect(got).toBeAllClose(want, { atol: 1e-5, rtol: 1e-5, name: JSON.stringify({ ...shape, withBias, accumulate }) });
 }
 
 describe('matmul on the GPU against the float64 reference', () => {
@@ -33,9 +34,50 @@ describe('matmul on the GPU against the float64 reference', () => {
     await check(shape, true);
   });
 
-  it('batched products', async () => {
+  it('nt vec4 path (K a multiple of 4) with ragged M and N, bias and accumulation', async () => {
+    const shape: MatmulShape = { M: 37, K: 28, N: 45, layout: 'nt' };
+    expect(chooseMatmulVariant(shape, true).vec4).toBe(true);
+    await check(shape, true);
+    await check(shape, false, true);
+    await check({ M: 3, K: 4, N: 1, layout: 'nt' }, true, true);
+  });
+
+  it('tn vec4 path (M and N multiples of 4) with a ragged K (the weight gradient, K = B·T), bias and accumulation', async () => {
+    const shape: MatmulShape = { M: 36, K: 23, N: 44, layout: 'tn' };
+    expect(chooseMatmulVariant(shape, false).vec4).toBe(true);
+    await check(shape);
+    await check(shape, true, true);
+    await check({ M: 4, K: 1, N: 4, layout: 'tn' }, false, true);
+  });
+
+  it('nn vec4 and every scalar path accumulate into C', async () => {
+    await check({ M: 13, K: 8, N: 12 }, false, true);
+    for (const layout of ['nn', 'nt', 'tn'] as const) {
+      const shape: MatmulShape = { M: 10, K: 7, N: 9, layout };
+      expect(chooseMatmulVariant(shape, true).vec4).toBe(false);
+      await check(shape, true, true);
+    }
+  });
+
+  it('every path on outputs spanning several 64×64 workgroup tiles in both directions', async () => {
+    for (const layout of ['nn', 'nt', 'tn'] as const) {
+      await check({ M: 132, K: 8, N: 140, layout }, true);
+      await check({ M: 129, K: 5, N: 131, layout }, false, true);
+    }
+  });
+
+  it('falls back to the scalar path when the contiguous axis is ragged', () => {
+    expect(chooseMatmulVariant({ M: 8, K: 8, N: 6 }, false).vec4).toBe(false);
+    expect(chooseMatmulVariant({ M: 8, K: 6, N: 8, layout: 'nt' }, false).vec4).toBe(false);
+    expect(chooseMatmulVariant({ M: 6, K: 8, N: 8, layout: 'tn' }, false).vec4).toBe(false);
+    expect(chooseMatmulVariant({ M: 8, K: 0, N: 8 }, false).vec4).toBe(false);
+  });
+
+  it('batched products, scalar and vec4', async () => {
     await check({ M: 9, K: 13, N: 11, batch: 4, layout: 'nt' });
     await check({ M: 8, K: 16, N: 12, batch: 3 });
+    await check({ M: 9, K: 12, N: 7, batch: 3, layout: 'nt' }, true, true);
+    await check({ M: 8, K: 5, N: 12, batch: 2, layout: 'tn' }, true);
   });
 
   it('K = 0 gives the bias (or zeros)', async () => {
@@ -49,5 +91,8 @@ describe('matmul on the GPU against the float64 reference', () => {
     const gpu = await testGpu();
     await expect(matmul(gpu, new Float32Array(5), new Float32Array(6), { M: 2, K: 3, N: 2 })).rejects.toThrow(/A .* must hold 6 values/);
     await expect(matmul(gpu, new Float32Array(6), new Float32Array(6), { M: 2, K: -3, N: 2 })).rejects.toThrow(/K must be a non-negative integer/);
+    await expect(
+      matmul(gpu, new Float32Array(6), new Float32Array(6), { M: 2, K: 3, N: 2 }, undefined, { accumulateInto: new Float32Array(3) }),
+    ).rejects.toThrow(/accumulateInto holds 3 values, expected 4/);
   });
 });

@@ -1,10 +1,11 @@
 // Launcher for the register-blocked matmul. Shapes as in matmul.wgsl.ts:
-//   C[batch, M, N] = op(A) · op(B) (+ bias[N])
+//   C[batch, M, N] (+)= op(A) · op(B) (+ bias[N])
 
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv } from '../gpu/wgsl.ts';
-import { MATMUL_TILE, type MatmulLayout, type MatmulVariant, matmulWgsl } from './matmul.wgsl.ts';
+import { checkDim, checkLength, checkTensor } from '../util/check.ts';
+import { MATMUL_BLOCKING, type MatmulLayout, type MatmulVariant, matmulTile, matmulWgsl } from './matmul.wgsl.ts';
 
 export interface MatmulShape {
   M: number;
@@ -22,33 +23,57 @@ export interface MatmulOperands {
   bias?: Tensor;
 }
 
-export function chooseMatmulVariant(shape: MatmulShape, hasBias: boolean): MatmulVariant {
-  const layout = shape.layout ?? 'nn';
-  const vec4 = layout === 'nn' && shape.K % 4 === 0 && shape.N % 4 === 0 && shape.K > 0;
-  return { layout, bias: hasBias, vec4 };
+export interface MatmulOptions {
+  /** C += op(A)·op(B) (+ bias) instead of overwriting C: gradient accumulation. */
+  accumulate?: boolean;
 }
 
-/** Records C = op(A)·op(B) (+ bias) into `rec`. */
-export function recordMatmul(rec: Recorder, gpu: Gpu, ops: MatmulOperands, shape: MatmulShape): void {
+/** Which kernel a shape gets: vec4 when the contiguous axes are multiples of 4 (matmul.wgsl.ts). */
+export function chooseMatmulVariant(shape: MatmulShape, hasBias: boolean, accumulate = false): MatmulVariant {
+  const layout = shape.layout ?? 'nn';
+  const { M, K, N } = shape;
+  const fits = layout === 'nn' ? K % 4 === 0 && N % 4 === 0 : layout === 'nt' ? K % 4 === 0 : M % 4 === 0 && N % 4 === 0;
+  return { layout, bias: hasBias, accumulate, vec4: K > 0 && fits };
+}
+
+/** Records C (+)= op(A)·op(B) (+ bias) into `rec`. */
+export function recordMatmul(rec: Recorder, gpu: Gpu, ops: MatmulOperands, shape: MatmulShape, options: MatmulOptions = {}): void {
   const { M, K, N } = shape;
   const batch = shape.batch ?? 1;
   checkOperands(ops, { M, K, N, batch });
-  const variant = chooseMatmulVariant(shape, ops.bias !== undefined);
-  const pipeline = gpu.pipeline(matmulWgsl(variant), 'main', `matmul_${variant.layout}${variant.vec4 ? '_vec4' : ''}${variant.bias ? '_bias' : ''}`);
+  const variant = chooseMatmulVariant(shape, ops.bias !== undefined, options.accumulate ?? false);
+  const blocking = MATMUL_BLOCKING[variant.vec4 ? 'vec4' : 'scalar'];
+  const label = `matmul_${variant.layout}${variant.vec4 ? '_vec4' : ''}${variant.bias ? '_bias' : ''}${variant.accumulate ? '_acc' : ''}`;
+  const pipeline = gpu.pipeline(matmulWgsl(variant, blocking), 'main', label);
   const params = gpu.uniform([M, K, N, batch]);
   const bindings = ops.bias ? [ops.a, ops.b, ops.c, params, ops.bias] : [ops.a, ops.b, ops.c, params];
-  rec.dispatch(pipeline, bindings, ceilDiv(N, MATMUL_TILE.cols), ceilDiv(M, MATMUL_TILE.rows), batch);
+  const tile = matmulTile(blocking);
+  rec.dispatch(pipeline, bindings, ceilDiv(N, tile.cols), ceilDiv(M, tile.rows), batch);
 }
 
-/** Host API: multiplies plain arrays on the GPU and returns C. */
-export async function matmul(gpu: Gpu, a: Float32Array, b: Float32Array, shape: MatmulShape, bias?: Float32Array): Promise<Float32Array> {
+/**
+ * Host API: multiplies plain arrays on the GPU and returns C. With `accumulateInto` (C's starting
+ * values) it returns accumulateInto + op(A)·op(B) (+ bias).
+ */
+export async function matmul(
+  gpu: Gpu,
+  a: Float32Array,
+  b: Float32Array,
+  shape: MatmulShape,
+  bias?: Float32Array,
+  options: { accumulateInto?: Float32Array } = {},
+): Promise<Float32Array> {
   const batch = shape.batch ?? 1;
+  const size = batch * shape.M * shape.N;
+  if (options.accumulateInto) checkLength('matmul', 'accumulateInto', options.accumulateInto, size);
   const A = gpu.upload(a, [a.length], 'A');
   const B = gpu.upload(b, [b.length], 'B');
   const C = gpu.tensor([batch, shape.M, shape.N], 'f32', 'C');
+  if (options.accumulateInto) gpu.write(C, options.accumulateInto);
   const Bias = bias ? gpu.upload(bias, [bias.length], 'bias') : undefined;
   try {
-    gpu.run((rec) => recordMatmul(rec, gpu, { a: A, b: B, c: C, ...(Bias ? { bias: Bias } : {}) }, shape), 'matmul');
+    const ops = { a: A, b: B, c: C, ...(Bias ? { bias: Bias } : {}) };
+    gpu.run((rec) => recordMatmul(rec, gpu, ops, shape, { accumulate: options.accumulateInto !== undefined }), 'matmul');
     return await gpu.read(C);
   } finally {
     for (const t of [A, B, C, Bias]) if (t) gpu.destroy(t);
@@ -56,14 +81,10 @@ export async function matmul(gpu: Gpu, a: Float32Array, b: Float32Array, shape: 
 }
 
 function checkOperands(ops: MatmulOperands, s: { M: number; K: number; N: number; batch: number }): void {
-  for (const [name, v] of Object.entries(s)) {
-    if (!Number.isInteger(v) || v < 0) throw new RangeError(`matmul: ${name} must be a non-negative integer, got ${v}`);
-  }
-  const expect = (t: Tensor, n: number, name: string) => {
-    if (t.size !== n) throw new RangeError(`matmul: ${name} (${t}) must hold ${n} values for M=${s.M}, K=${s.K}, N=${s.N}, batch=${s.batch}`);
-  };
-  expect(ops.a, s.batch * s.M * s.K, 'A');
-  expect(ops.b, s.batch * s.K * s.N, 'B');
-  expect(ops.c, s.batch * s.M * s.N, 'C');
-  if (ops.bias) expect(ops.bias, s.N, 'bias');
+  for (const [name, v] of Object.entries(s)) checkDim('matmul', name, v);
+  const shape = `M=${s.M}, K=${s.K}, N=${s.N}, batch=${s.batch}`;
+  checkTensor('matmul', `A for ${shape}`, ops.a, s.batch * s.M * s.K);
+  checkTensor('matmul', `B for ${shape}`, ops.b, s.batch * s.K * s.N);
+  checkTensor('matmul', `C for ${shape}`, ops.c, s.batch * s.M * s.N);
+  if (ops.bias) checkTensor('matmul', `bias for ${shape}`, ops.bias, s.N);
 }

@@ -1,108 +1,241 @@
-// Register-blocked f32 matmul: each invocation computes a 4×4 block of C, a workgroup of 8×8
-// invocations a 32×32 tile; no workgroup memory and no barriers (on SwiftShader a barrier-free
-// register-blocked kernel ran ~10× faster than a shared-memory tiled one; DESIGN.md).
+// Register-blocked f32 matmul: each invocation computes a block of C held in named vec4
+// accumulators; no workgroup memory and no barriers (on SwiftShader a barrier-free register-blocked
+// kernel ran ~10× faster than a shared-memory tiled one; DESIGN.md).
 //
-// Shapes (row-major):  C[batch, M, N] = op(A) · op(B) (+ bias[N])
-//   layout 'nn': A[batch, M, K], B[batch, K, N]
-//   layout 'nt': A[batch, M, K], B[batch, N, K]   (C = A·Bᵀ)
-//   layout 'tn': A[batch, K, M], B[batch, K, N]   (C = Aᵀ·B)
-// Rows and columns past the edge are clamped on load (reading valid memory) and skipped on store,
-// so the inner loop has no branches.
+// Shapes (row-major):  C[batch, M, N] (+)= op(A) · op(B) (+ bias[N])
+//   layout 'nn': A[batch, M, K], B[batch, K, N]              (a Linear's dinp = dout · W)
+//   layout 'nt': A[batch, M, K], B[batch, N, K]   C = A·Bᵀ   (a Linear's forward, W stored [out, in])
+//   layout 'tn': A[batch, K, M], B[batch, K, N]   C = Aᵀ·B   (a Linear's dW = doutᵀ · inp, K = B·T)
+// With `accumulate` the kernel adds to C instead of overwriting it (gradient accumulation).
+//
+// vec4 paths load four consecutive floats at once, along whichever axis is contiguous:
+//   nn: A along K, B and C along N          needs K % 4 == 0, N % 4 == 0
+//   nt: A and B along K (dot products)      needs K % 4 == 0 (any N, so a ragged vocab still fits)
+//   tn: A along M, B and C along N          needs M % 4 == 0, N % 4 == 0
+// and the scalar path takes everything else. Rows and columns past the edge are clamped on load
+// (reading valid memory) and skipped on store, so the inner loop has no branches.
 
 export type MatmulLayout = 'nn' | 'nt' | 'tn';
 
 export interface MatmulVariant {
   layout: MatmulLayout;
   bias: boolean;
-  /** vec4 loads along K and N; needs K % 4 == 0 and N % 4 == 0 (layout 'nn' only for now). */
+  /** C += op(A)·op(B) instead of C = op(A)·op(B). */
+  accumulate: boolean;
+  /** vec4 loads; see the header for what each layout needs. */
   vec4: boolean;
 }
 
-export const MATMUL_TILE = { rows: 32, cols: 32, workgroup: [8, 8] as const };
-
-const HEADER = /* wgsl */ `
-struct Params { M: u32, K: u32, N: u32, batch: u32 }
-`;
-
-export function matmulWgsl(variant: MatmulVariant): string {
-  return variant.vec4 ? vec4Wgsl(variant) : scalarWgsl(variant);
+/** How the output is split: `rows × cols` outputs per invocation, `workgroup` = [x (cols), y (rows)] invocations. */
+export interface MatmulBlocking {
+  rows: number;
+  /** A multiple of 4: accumulators are vec4 along N. */
+  cols: number;
+  workgroup: readonly [number, number];
 }
 
-function bindings(variant: MatmulVariant, element: 'f32' | 'vec4f'): string {
-  const bias = variant.bias ? `@group(0) @binding(4) var<storage, read> bias: array<${element}>;` : '';
+/**
+ * The blocking each path uses, chosen with `tools/time-matmul.ts` on SwiftShader (2 shared cores,
+ * 2026-12): 8×8 outputs per invocation beat 4×4, 4×8, 8×4, 8×12, 12×8, 8×16 and 16×8 at 512³ and
+ * at the GPT's Linear shapes, for every layout, by 1.3–2.5× over 4×4 (per-load work doubles while
+ * the accumulators still fit). 8×8 workgroups tied 4×4 and 8×4 ones on SwiftShader and keep 64
+ * invocations per workgroup for real GPUs. Unrolling tn's K loop by 2 or 4 did not help.
+ */
+export const MATMUL_BLOCKING: Record<'vec4' | 'scalar', MatmulBlocking> = {
+  vec4: { rows: 8, cols: 8, workgroup: [8, 8] },
+  scalar: { rows: 8, cols: 8, workgroup: [8, 8] },
+};
+
+/** Output rows and columns one workgroup covers. */
+export function matmulTile(blocking: MatmulBlocking): { rows: number; cols: number } {
+  return { rows: blocking.rows * blocking.workgroup[1], cols: blocking.cols * blocking.workgroup[0] };
+}
+
+export function checkBlocking(variant: MatmulVariant, blocking: MatmulBlocking): void {
+  const { rows, cols, workgroup } = blocking;
+  const ok = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
+  if (!ok(rows, 16) || !ok(cols, 16) || cols % 4 !== 0 || !ok(workgroup[0], 256) || !ok(workgroup[1], 256) || workgroup[0] * workgroup[1] > 256) {
+    throw new RangeError(`matmul: blocking ${JSON.stringify(blocking)} needs rows 1–16, cols a multiple of 4 up to 16 and at most 256 invocations`);
+  }
+  if (variant.vec4 && variant.layout === 'tn' && rows % 4 !== 0)
+    throw new RangeError(`matmul: the tn vec4 path needs rows per invocation a multiple of 4, got ${rows}`);
+}
+
+export function matmulWgsl(variant: MatmulVariant, blocking: MatmulBlocking = MATMUL_BLOCKING[variant.vec4 ? 'vec4' : 'scalar']): string {
+  checkBlocking(variant, blocking);
+  if (!variant.vec4) return scalarWgsl(variant, blocking);
+  if (variant.layout === 'nn') return nnVec4Wgsl(variant, blocking);
+  if (variant.layout === 'nt') return ntVec4Wgsl(variant, blocking);
+  return tnVec4Wgsl(variant, blocking);
+}
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+const lines = (n: number, f: (i: number) => string) => range(n).map(f).join('\n');
+
+function header(variant: MatmulVariant, blocking: MatmulBlocking, element: { ab: string; c: string }): string {
+  const bias = variant.bias ? `@group(0) @binding(4) var<storage, read> bias: array<${element.c}>;` : '';
   return /* wgsl */ `
-@group(0) @binding(0) var<storage, read> a: array<${element}>;
-@group(0) @binding(1) var<storage, read> b: array<${element}>;
-@group(0) @binding(2) var<storage, read_write> c: array<${element}>;
+struct Params { M: u32, K: u32, N: u32, batch: u32 }
+@group(0) @binding(0) var<storage, read> a: array<${element.ab}>;
+@group(0) @binding(1) var<storage, read> b: array<${element.ab}>;
+@group(0) @binding(2) var<storage, read_write> c: array<${element.c}>;
 @group(0) @binding(3) var<uniform> p: Params;
-${bias}`;
+${bias}
+@compute @workgroup_size(${blocking.workgroup[0]}, ${blocking.workgroup[1]})
+fn main(@builtin(global_invocation_id) gid: vec3u) {`;
 }
 
-const range4 = [0, 1, 2, 3];
+/** `acc{i}_{g}`: rows i, column group g (4 scalar columns, or one vec4 column). */
+function declareAccumulators(rows: number, groups: number, init: (g: number) => string): string {
+  return lines(rows, (i) => lines(groups, (g) => `  var acc${i}_${g} = ${init(g)};`));
+}
 
-function scalarWgsl(variant: MatmulVariant): string {
+/** Stores for C viewed as f32 [M, N]: columns col0 + 4g + j, masked per element. */
+function storeScalarColumns(variant: MatmulVariant, rows: number, groups: number): string {
+  const store = (i: number, g: number, j: number) => {
+    const index = `cBase + (row0 + ${i}u) * p.N + col0 + ${4 * g + j}u`;
+    const value = variant.accumulate ? `c[${index}] + acc${i}_${g}[${j}]` : `acc${i}_${g}[${j}]`;
+    return `    if (col0 + ${4 * g + j}u < p.N) { c[${index}] = ${value}; }`;
+  };
+  return lines(rows, (i) => `  if (row0 + ${i}u < p.M) {\n${lines(groups, (g) => lines(4, (j) => store(i, g, j)))}\n  }`);
+}
+
+/** Stores for C viewed as vec4 [M, N/4]: vec4 columns cv{g}, masked per row and vec4 column. */
+function storeVec4Columns(variant: MatmulVariant, rows: number, groups: number, row: (i: number) => string): string {
+  const store = (i: number, g: number) => {
+    const index = `cBase + (${row(i)}) * N4 + col0 + ${g}u`;
+    const value = variant.accumulate ? `c[${index}] + acc${i}_${g}` : `acc${i}_${g}`;
+    return `    if (col0 + ${g}u < N4) { c[${index}] = ${value}; }`;
+  };
+  return lines(rows, (i) => `  if (${row(i)} < p.M) {\n${lines(groups, (g) => store(i, g))}\n  }`);
+}
+
+function scalarWgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
   const { layout } = variant;
+  const R = blocking.rows;
+  const G = blocking.cols / 4;
   // Index of A(m, k) and B(k, n) within one batch item.
   const aIndex = (m: string, k: string) => (layout === 'tn' ? `${k} * p.M + ${m}` : `${m} * p.K + ${k}`);
   const bIndex = (k: string, n: string) => (layout === 'nt' ? `${n} * p.K + ${k}` : `${k} * p.N + ${n}`);
-  const loadA = range4.map((i) => `    let a${i} = a[aBase + ${aIndex(`r${i}`, 'k')}];`).join('\n');
-  const loadB = `    let bv = vec4f(${range4.map((j) => `b[bBase + ${bIndex('k', `c${j}`)}]`).join(', ')});`;
-  const accumulate = range4.map((i) => `    acc${i} += a${i} * bv;`).join('\n');
-  const biasInit = variant.bias ? `vec4f(${range4.map((j) => `bias[c${j}]`).join(', ')})` : 'vec4f(0.0)';
-  return /* wgsl */ `${HEADER}${bindings(variant, 'f32')}
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
-  let row0 = gid.y * 4u;
-  let col0 = gid.x * 4u;
+  const biasInit = (g: number) =>
+    variant.bias
+      ? `vec4f(${range(4)
+          .map((j) => `bias[n${4 * g + j}]`)
+          .join(', ')})`
+      : 'vec4f(0.0)';
+  return /* wgsl */ `${header(variant, blocking, { ab: 'f32', c: 'f32' })}
+  let row0 = gid.y * ${R}u;
+  let col0 = gid.x * ${4 * G}u;
   if (row0 >= p.M || col0 >= p.N) { return; }
   let aBase = gid.z * p.M * p.K;
   let bBase = gid.z * p.K * p.N;
   let cBase = gid.z * p.M * p.N;
-${range4.map((i) => `  let r${i} = min(row0 + ${i}u, p.M - 1u);`).join('\n')}
-${range4.map((j) => `  let c${j} = min(col0 + ${j}u, p.N - 1u);`).join('\n')}
-${range4.map((i) => `  var acc${i} = ${biasInit};`).join('\n')}
+${lines(R, (i) => `  let m${i} = min(row0 + ${i}u, p.M - 1u);`)}
+${lines(4 * G, (j) => `  let n${j} = min(col0 + ${j}u, p.N - 1u);`)}
+${declareAccumulators(R, G, biasInit)}
   for (var k = 0u; k < p.K; k++) {
-${loadA}
-${loadB}
-${accumulate}
+${lines(R, (i) => `    let a${i} = a[aBase + ${aIndex(`m${i}`, 'k')}];`)}
+${lines(
+  G,
+  (g) =>
+    `    let b${g} = vec4f(${range(4)
+      .map((j) => `b[bBase + ${bIndex('k', `n${4 * g + j}`)}]`)
+      .join(', ')});`,
+)}
+${lines(R, (i) => lines(G, (g) => `    acc${i}_${g} += a${i} * b${g};`))}
   }
-${range4
-  .map(
-    (i) => `  if (row0 + ${i}u < p.M) {
-${range4.map((j) => `    if (col0 + ${j}u < p.N) { c[cBase + (row0 + ${i}u) * p.N + col0 + ${j}u] = acc${i}[${j}]; }`).join('\n')}
-  }`,
-  )
-  .join('\n')}
+${storeScalarColumns(variant, R, G)}
 }
 `;
 }
 
-function vec4Wgsl(variant: MatmulVariant): string {
-  if (variant.layout !== 'nn') throw new Error(`the vec4 matmul path supports layout 'nn' only, not '${variant.layout}'`);
-  // A viewed as [M, K/4] vec4, B as [K, N/4] vec4, C as [M, N/4] vec4.
-  const loadA = range4.map((i) => `    let a${i} = a[aBase + r${i} * K4 + k4];`).join('\n');
-  const loadB = range4.map((j) => `    let b${j} = b[bBase + (k4 * 4u + ${j}u) * N4 + col];`).join('\n');
-  const accumulate = range4.map((i) => `    acc${i} += a${i}.x * b0 + a${i}.y * b1 + a${i}.z * b2 + a${i}.w * b3;`).join('\n');
-  const biasInit = variant.bias ? 'bias[col]' : 'vec4f(0.0)';
-  return /* wgsl */ `${HEADER}${bindings(variant, 'vec4f')}
-@compute @workgroup_size(8, 8)
-fn main(@builtin(global_invocation_id) gid: vec3u) {
+function nnVec4Wgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
+  const R = blocking.rows;
+  const G = blocking.cols / 4;
+  // A as [M, K/4] vec4, B as [K, N/4] vec4, C as [M, N/4] vec4.
+  const fma = (i: number, g: number) => `    acc${i}_${g} += a${i}.x * b0_${g} + a${i}.y * b1_${g} + a${i}.z * b2_${g} + a${i}.w * b3_${g};`;
+  return /* wgsl */ `${header(variant, blocking, { ab: 'vec4f', c: 'vec4f' })}
   let K4 = p.K / 4u;
   let N4 = p.N / 4u;
-  let row0 = gid.y * 4u;
-  let col = gid.x;
-  if (row0 >= p.M || col >= N4) { return; }
+  let row0 = gid.y * ${R}u;
+  let col0 = gid.x * ${G}u;
+  if (row0 >= p.M || col0 >= N4) { return; }
   let aBase = gid.z * p.M * K4;
   let bBase = gid.z * p.K * N4;
   let cBase = gid.z * p.M * N4;
-${range4.map((i) => `  let r${i} = min(row0 + ${i}u, p.M - 1u);`).join('\n')}
-${range4.map((i) => `  var acc${i} = ${biasInit};`).join('\n')}
+${lines(R, (i) => `  let m${i} = min(row0 + ${i}u, p.M - 1u);`)}
+${lines(G, (g) => `  let n${g} = min(col0 + ${g}u, N4 - 1u);`)}
+${declareAccumulators(R, G, (g) => (variant.bias ? `bias[n${g}]` : 'vec4f(0.0)'))}
   for (var k4 = 0u; k4 < K4; k4++) {
-${loadA}
-${loadB}
-${accumulate}
+${lines(R, (i) => `    let a${i} = a[aBase + m${i} * K4 + k4];`)}
+${lines(4, (s) => lines(G, (g) => `    let b${s}_${g} = b[bBase + (k4 * 4u + ${s}u) * N4 + n${g}];`))}
+${lines(R, (i) => lines(G, (g) => fma(i, g)))}
   }
-${range4.map((i) => `  if (row0 + ${i}u < p.M) { c[cBase + (row0 + ${i}u) * N4 + col] = acc${i}; }`).join('\n')}
+${storeVec4Columns(variant, R, G, (i) => `row0 + ${i}u`)}
+}
+`;
+}
+
+function ntVec4Wgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
+  const R = blocking.rows;
+  const G = blocking.cols / 4;
+  // A as [M, K/4] vec4 and B as [N, K/4] vec4: each output is a sum of vec4 dot products. C stays
+  // f32 so N may be ragged.
+  const dots = (i: number, g: number) =>
+    `vec4f(${range(4)
+      .map((j) => `dot(a${i}, b${4 * g + j})`)
+      .join(', ')})`;
+  const biasInit = (g: number) =>
+    variant.bias
+      ? `vec4f(${range(4)
+          .map((j) => `bias[n${4 * g + j}]`)
+          .join(', ')})`
+      : 'vec4f(0.0)';
+  return /* wgsl */ `${header(variant, blocking, { ab: 'vec4f', c: 'f32' })}
+  let K4 = p.K / 4u;
+  let row0 = gid.y * ${R}u;
+  let col0 = gid.x * ${4 * G}u;
+  if (row0 >= p.M || col0 >= p.N) { return; }
+  let aBase = gid.z * p.M * K4;
+  let bBase = gid.z * p.N * K4;
+  let cBase = gid.z * p.M * p.N;
+${lines(R, (i) => `  let m${i} = min(row0 + ${i}u, p.M - 1u);`)}
+${lines(4 * G, (j) => `  let n${j} = min(col0 + ${j}u, p.N - 1u);`)}
+${declareAccumulators(R, G, biasInit)}
+  for (var k4 = 0u; k4 < K4; k4++) {
+${lines(R, (i) => `    let a${i} = a[aBase + m${i} * K4 + k4];`)}
+${lines(4 * G, (j) => `    let b${j} = b[bBase + n${j} * K4 + k4];`)}
+${lines(R, (i) => lines(G, (g) => `    acc${i}_${g} += ${dots(i, g)};`))}
+  }
+${storeScalarColumns(variant, R, G)}
+}
+`;
+}
+
+function tnVec4Wgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
+  const Q = blocking.rows / 4;
+  const G = blocking.cols / 4;
+  // A as [K, M/4] vec4 (four rows of C per load), B as [K, N/4] vec4, C as [M, N/4] vec4: each k
+  // adds the outer product of an A vec4 and a B vec4.
+  const outer = (q: number, s: number, g: number) => `    acc${4 * q + s}_${g} += a${q}.${'xyzw'[s]} * b${g};`;
+  return /* wgsl */ `${header(variant, blocking, { ab: 'vec4f', c: 'vec4f' })}
+  let M4 = p.M / 4u;
+  let N4 = p.N / 4u;
+  let row0 = gid.y * ${4 * Q}u;
+  let col0 = gid.x * ${G}u;
+  if (row0 >= p.M || col0 >= N4) { return; }
+  let aBase = gid.z * p.K * M4;
+  let bBase = gid.z * p.K * N4;
+  let cBase = gid.z * p.M * N4;
+${lines(Q, (q) => `  let mq${q} = min(row0 / 4u + ${q}u, M4 - 1u);`)}
+${lines(G, (g) => `  let n${g} = min(col0 + ${g}u, N4 - 1u);`)}
+${declareAccumulators(4 * Q, G, (g) => (variant.bias ? `bias[n${g}]` : 'vec4f(0.0)'))}
+  for (var k = 0u; k < p.K; k++) {
+${lines(Q, (q) => `    let a${q} = a[aBase + k * M4 + mq${q}];`)}
+${lines(G, (g) => `    let b${g} = b[bBase + k * N4 + n${g}];`)}
+${lines(Q, (q) => lines(4, (s) => lines(G, (g) => outer(q, s, g))))}
+  }
+${storeVec4Columns(variant, 4 * Q, G, (i) => `row0 + ${i}u`)}
 }
 `;
 }
