@@ -1,0 +1,44 @@
+// Launcher and host API for the bias gradient (bias.wgsl.ts):  dbias[N] += Σ_r dout[r, N]
+
+import type { Gpu, Recorder } from '../gpu/runtime.ts';
+import type { Tensor } from '../gpu/tensor.ts';
+import { ceilDiv } from '../gpu/wgsl.ts';
+import { checkDim, checkLength, checkTensor } from '../util/check.ts';
+import { TREE_COLUMNS } from '../util/column-tree.wgsl.ts';
+import { BIAS_BACKWARD_WGSL } from './bias.wgsl.ts';
+
+export interface BiasBackwardTensors {
+  /** dout: [rows, N] f32 */
+  dout: Tensor;
+  /** dbias: [N] f32, added to */
+  dbias: Tensor;
+}
+
+/** Records dbias += column sums of dout. */
+export function recordBiasBackward(rec: Recorder, gpu: Gpu, t: BiasBackwardTensors, shape: { rows: number; N: number }): void {
+  const { rows, N } = shape;
+  checkDim('biasBackward', 'rows', rows);
+  checkDim('biasBackward', 'N', N);
+  checkTensor('biasBackward', 'dout', t.dout, rows * N);
+  checkTensor('biasBackward', 'dbias', t.dbias, N);
+  const pipeline = gpu.pipeline(BIAS_BACKWARD_WGSL, 'main', 'bias_backward');
+  rec.dispatch(pipeline, [t.dout, t.dbias, gpu.uniform([rows, N])], ceilDiv(N, TREE_COLUMNS));
+}
+
+/** Host API: the column sums of dout [rows, N] (plus `dbias`'s starting values when given). */
+export async function biasBackward(gpu: Gpu, dout: Float32Array, shape: { rows: number; N: number }, dbias?: Float32Array): Promise<Float32Array> {
+  checkDim('biasBackward', 'rows', shape.rows);
+  checkDim('biasBackward', 'N', shape.N);
+  checkLength('biasBackward', 'dout', dout, shape.rows * shape.N);
+  if (dbias) checkLength('biasBackward', 'dbias', dbias, shape.N);
+  const Dout = gpu.upload(dout, [shape.rows, shape.N], 'dout');
+  const Dbias = gpu.tensor([shape.N], 'f32', 'dbias');
+  if (dbias) gpu.write(Dbias, dbias);
+  try {
+    gpu.run((rec) => recordBiasBackward(rec, gpu, { dout: Dout, dbias: Dbias }, shape), 'bias_backward');
+    return await gpu.read(Dbias);
+  } finally {
+    gpu.destroy(Dout);
+    gpu.destroy(Dbias);
+  }
+}
