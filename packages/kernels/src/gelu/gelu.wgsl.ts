@@ -1,0 +1,58 @@
+// GELU, tanh approximation (GPT-2), forward beside backward.
+//
+// Shapes:  n elements (B·T·4D in the MLP)
+//   x, out, dout, dinp: [n] f32
+//
+//   u        = √(2/π)·(x + 0.044715·x³)
+//   gelu(x)  = ½·x·(1 + tanh u)
+//   gelu'(x) = ½·(1 + tanh u) + ½·x·(1 − tanh² u)·√(2/π)·(1 + 3·0.044715·x²)
+//   backward: dinp = dout·gelu'(x)          (overwrites dinp; the MLP's hidden gradient is fresh)
+//
+// u is clamped to ±15 before tanh: tanh(15) is 1 in f32, and some WGSL implementations compute
+// tanh from exp, which overflows to Inf/Inf = NaN for large arguments (|x| ≳ 10 makes u ≳ 44).
+// Past the clamp the backward takes sech² u = 0: otherwise a tanh one ulp short of ±1 leaves
+// 1 − tanh² ≈ 1.2e-7, which the x³ factor turns into a slope of thousands at |x| = 1e4.
+
+import { flatIndexWgsl } from '../gpu/grid.ts';
+
+const COMMON = /* wgsl */ `
+struct Params { n: u32 }
+const SQRT_2_OVER_PI: f32 = 0.7978845608028654;
+const GELU_C: f32 = 0.044715;
+const U_CLAMP: f32 = 15.0;
+fn geluU(x: f32) -> f32 {
+  return SQRT_2_OVER_PI * (x + GELU_C * x * x * x);
+}`;
+
+const ENTRY = `${flatIndexWgsl(64)}
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let i = flatIndex(gid, nwg);
+  if (i >= p.n) { return; }`;
+
+export const GELU_FORWARD_WGSL = /* wgsl */ `${COMMON}
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+${ENTRY}
+  let v = x[i];
+  out[i] = 0.5 * v * (1.0 + tanh(clamp(geluU(v), -U_CLAMP, U_CLAMP)));
+}
+`;
+
+export const GELU_BACKWARD_WGSL = /* wgsl */ `${COMMON}
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read> dout: array<f32>;
+@group(0) @binding(2) var<storage, read_write> dinp: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+${ENTRY}
+  let v = x[i];
+  let u = geluU(v);
+  let t = tanh(clamp(u, -U_CLAMP, U_CLAMP));
+  let sech2 = select(1.0 - t * t, 0.0, abs(u) >= U_CLAMP);
+  let slope = 0.5 * (1.0 + t) + 0.5 * v * sech2 * SQRT_2_OVER_PI * (1.0 + 3.0 * GELU_C * v * v);
+  dinp[i] = dout[i] * slope;
+}
+`;
