@@ -1,5 +1,93 @@
 // @horizon/core: the platform-free trainer. Knows nothing of Node, Deno or the DOM.
 
+export {
+  type AdamState,
+  CHECKPOINT_FORMAT,
+  type Checkpoint,
+  CheckpointError,
+  type CheckpointStateFile,
+  decodeCheckpoint,
+  encodeCheckpoint,
+  MODEL_NAMES,
+  type ModelName,
+  type ModelState,
+  type RngState,
+  STATE_FILE,
+  sha256Hex,
+} from './checkpoint/checkpoint.ts';
+export {
+  DTYPE_BYTES,
+  decodeSafetensors,
+  encodeSafetensors,
+  type HostTensorData,
+  MAX_HEADER_BYTES,
+  readF32,
+  SAFETENSORS_DTYPES,
+  type SafetensorsDType,
+  SafetensorsError,
+  type SafetensorsErrorKind,
+  type SafetensorsFile,
+  type StoredTensor,
+  type TensorToWrite,
+  tensorValues,
+} from './checkpoint/safetensors.ts';
+export { type CheckpointStore, checkResumeRecipe, loadCheckpoint, MemoryCheckpointStore, RESUME_SAFE_FIELDS, saveCheckpoint } from './checkpoint/store.ts';
+export {
+  ADDITION_MAX_DIGITS,
+  ADDITION_VOCABULARY,
+  AdditionEnv,
+  type AdditionProblem,
+  additionProblem,
+  additionProblemCount,
+  additionReward,
+  additionSftExample,
+  type DigitRange,
+  distinctAdditionProblems,
+  makeAdditionProblem,
+} from './envs/addition.ts';
+export type { ActionEnding, Environment, JsonValue, MaybePromise, SftExample, StepResult, Vocabulary } from './envs/environment.ts';
+export { type BatchSampler, collectRollouts, type EpisodeRequest, type Generation, type RolloutLimits, type TokenCodec } from './envs/episode.ts';
+export { actionTokenCount, type PackedBatch, packSamples, type Sample, SampleBuilder, type StepReward, type Turn, tokenRewards } from './envs/sample.ts';
+export { EVAL_SEED_SALT, episodeSeed, mixSeed, SEED_STREAM, type SeedStream } from './envs/seeds.ts';
+export {
+  type AdditionTaskConfig,
+  createTask,
+  type EvalSizes,
+  type EvalSplit,
+  type Task,
+  type TaskConfig,
+  type TaskIssue,
+  type TaskLimits,
+  taskChecks,
+  taskLimits,
+} from './envs/tasks.ts';
+export { InputError, type InputErrorKind, isInputError } from './errors.ts';
+export {
+  isMetricName,
+  METRIC_NAMES,
+  METRIC_NAMESPACES,
+  METRICS,
+  type MetricDefinition,
+  type MetricName,
+  type MetricUnit,
+  metricDefinition,
+} from './metrics/glossary.ts';
+export {
+  checkMetricsRecord,
+  formatHeaderLine,
+  formatMetricsLine,
+  formatSampleLine,
+  METRICS_FORMAT,
+  type MetricsHeader,
+  type MetricsLog,
+  type MetricsRecord,
+  PHASES,
+  type Phase,
+  parseMetricsLog,
+  type SampleRecord,
+  sampleRecord,
+} from './metrics/jsonl.ts';
+export { MemoryMetricsLogger, type MetricsLogger } from './metrics/logger.ts';
 export { type GptConfig, headDim, LAYER_NORM_EPS, type ModelHead, validateGptConfig } from './model/config.ts';
 export { initParameters } from './model/init.ts';
 export {
@@ -39,6 +127,44 @@ export {
   referenceModelBackward,
   type TokenIds,
 } from './model/reference/gpt.ts';
+export { criticSizes, type FieldIssue, modelConfigs, recipeChecks } from './recipe/checks.ts';
+export {
+  describeRange,
+  type FieldType,
+  formatFieldValue,
+  RECIPE_FIELDS,
+  RECIPE_JSON_SCHEMA,
+  RECIPE_SECTIONS,
+  type RecipeField,
+  type RecipeSection,
+  recipeField,
+  recipeFieldsHelp,
+} from './recipe/fields.ts';
+export { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, type Preset, type PresetName } from './recipe/presets.ts';
+export {
+  defaultRecipe,
+  parseSetOption,
+  RecipeError,
+  type RecipeIssue,
+  type RecipeRequest,
+  type RecipeSourceMap,
+  type ResolvedRecipe,
+  resolveRecipe,
+  unknownRecipe,
+  validateRecipe,
+} from './recipe/resolve.ts';
+export {
+  ALGORITHMS,
+  type Algorithm,
+  CRITIC_INITS,
+  KL_ESTIMATORS,
+  KL_PLACEMENTS,
+  LOSS_AGGREGATIONS,
+  type Recipe,
+  type RecipeInput,
+  RecipeSchema,
+} from './recipe/schema.ts';
+export { formatRecipeTable, type RecipeDifference, recipeDifferences, recipeValue } from './recipe/table.ts';
 export {
   CharTokenizer,
   type CharTokenizerOptions,
@@ -48,3 +174,4 @@ export {
   SPECIAL_TOKENS,
   type SpecialToken,
 } from './tokenizer/char-tokenizer.ts';
+export { closestMatch, didYouMean, editDistance } from './util/suggest.ts';

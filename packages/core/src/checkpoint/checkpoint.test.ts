@@ -1,0 +1,235 @@
+import { SeededRandom } from '@horizon/kernels';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isInputError } from '../errors.ts';
+import type { GptConfig } from '../model/config.ts';
+import { parameterLayout } from '../model/parameters.ts';
+import { resolveRecipe } from '../recipe/resolve.ts';
+import { type Checkpoint, CheckpointError, decodeCheckpoint, encodeCheckpoint, type ModelState, STATE_FILE } from './checkpoint.ts';
+import { decodeSafetensors, readF32 } from './safetensors.ts';
+import { type CheckpointStore, checkResumeRecipe, loadCheckpoint, MemoryCheckpointStore, saveCheckpoint } from './store.ts';
+
+const recipe = resolveRecipe({ preset: 'tiny' }).recipe;
+const policyConfig: GptConfig = { vocabSize: 13, contextLength: 16, layers: 1, heads: 2, width: 16, head: 'lm' };
+const criticConfig: GptConfig = { ...policyConfig, head: 'value' };
+
+/** Random values in every parameter; the alignment padding between parameters stays 0, as in a real model. */
+function model(config: GptConfig, seed: number, adam = true): ModelState {
+  const layout = parameterLayout(config);
+  const rng = new SeededRandom(seed);
+  const fill = (lo: number) => {
+    const flat = new Float32Array(layout.totalSize);
+    for (const e of layout.entries) flat.set(rng.uniformArray(e.size, lo, 1), e.offset);
+    return flat;
+  };
+  const state: ModelState = { config, params: fill(-1) };
+  if (adam) state.adam = { step: seed, m: fill(-1), v: fill(0) };
+  return state;
+}
+
+function checkpoint(step: number): Checkpoint {
+  return {
+    step,
+    recipe,
+    policy: model(policyConfig, step + 1),
+    critic: model(criticConfig, step + 2),
+    reference: model(policyConfig, 99, false),
+    rng: { sampler: [1, 2, step * 10], init: 12345 },
+    dataCursor: { train: step * 8, sft: 160 },
+    extra: { phase: 'rl', best: { held_out: 0.25 } },
+  };
+}
+
+async function checkpointError(p: Promise<unknown>): Promise<CheckpointError> {
+  try {
+    await p;
+  } catch (error) {
+    expect(error).toBeInstanceOf(CheckpointError);
+    expect(isInputError(error)).toBe(true);
+    return error as CheckpointError;
+  }
+  throw new Error('expected a CheckpointError, got none');
+}
+
+describe('checkpoint files', () => {
+  it('round-trips weights, AdamW moments, RNG states, cursors and extras exactly', async () => {
+    const ckpt = checkpoint(4);
+    const files = await encodeCheckpoint(ckpt);
+    expect([...files.keys()]).toEqual(['policy.safetensors', 'critic.safetensors', 'reference.safetensors', 'optimizer.safetensors', STATE_FILE]);
+    const back = await decodeCheckpoint(files);
+    expect(back).toEqual(ckpt);
+    expect(back.reference?.adam).toBeUndefined();
+    expect(await encodeCheckpoint(back)).toEqual(files);
+  });
+
+  it('weights carry PyTorch names and shapes; AdamW moments are exp_avg / exp_avg_sq', async () => {
+    const ckpt = checkpoint(1);
+    const files = await encodeCheckpoint(ckpt);
+    const policy = decodeSafetensors(files.get('policy.safetensors')!);
+    expect(policy.metadata).toEqual({ format: 'pt', model: 'policy', step: '1' });
+    const layout = parameterLayout(policyConfig);
+    const wte = layout.entries.find((e) => e.name === 'transformer.wte.weight')!;
+    expect([...readF32(policy, 'transformer.wte.weight', [13, 16])]).toEqual([...ckpt.policy.params.subarray(wte.offset, wte.offset + wte.size)]);
+    expect(policy.tensors.size).toBe(layout.entries.length);
+    const critic = decodeSafetensors(files.get('critic.safetensors')!);
+    expect(critic.tensors.get('value_head.weight')?.shape).toEqual([1, 16]);
+    const optimizer = decodeSafetensors(files.get('optimizer.safetensors')!);
+    expect(optimizer.tensors.has('policy.exp_avg.transformer.wte.weight')).toBe(true);
+    expect(optimizer.tensors.has('critic.exp_avg_sq.value_head.bias')).toBe(true);
+    expect([...optimizer.tensors.keys()].some((k) => k.startsWith('reference.'))).toBe(false);
+    const state = JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
+    expect(state).toMatchObject({ format: 'horizon.checkpoint/1', step: 1, adamSteps: { policy: 2, critic: 3 }, recipe: { name: 'tiny' } });
+    expect(state.files['policy.safetensors'].sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a policy-only checkpoint (GRPO) has no critic file', async () => {
+    const { critic: _, ...rest } = checkpoint(2);
+    const files = await encodeCheckpoint(rest);
+    expect(files.has('critic.safetensors')).toBe(false);
+    expect((await decodeCheckpoint(files)).critic).toBeUndefined();
+  });
+
+  it('refuses flat buffers that do not match the layout', async () => {
+    const bad = checkpoint(1);
+    bad.policy.params = new Float32Array(10);
+    await expect(encodeCheckpoint(bad)).rejects.toThrow(/policy.params has 10 values, its layout needs/);
+  });
+});
+
+describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
+  async function storeWith(...steps: number[]) {
+    const store = new MemoryCheckpointStore();
+    for (const s of steps) await saveCheckpoint(store, checkpoint(s), { keepLast: 10 });
+    return store;
+  }
+
+  it('an empty store', async () => {
+    expect((await checkpointError(loadCheckpoint(new MemoryCheckpointStore()))).message).toBe(
+      'no committed checkpoint in memory; start a new run, or point --resume at a run directory that has one.',
+    );
+  });
+
+  it('loads the latest by default, or a named step', async () => {
+    const store = await storeWith(2, 4);
+    expect((await loadCheckpoint(store)).step).toBe(4);
+    expect((await loadCheckpoint(store, { step: 2 })).step).toBe(2);
+    expect((await checkpointError(loadCheckpoint(store, { step: 3 }))).message).toBe(
+      'there is no committed checkpoint for step 3 in memory (committed: 2, 4).',
+    );
+  });
+
+  it('one flipped byte in a weight file names the file and the previous checkpoint', async () => {
+    const store = await storeWith(2, 4);
+    store.raw(4, 'policy.safetensors')![200] ^= 1;
+    const err = await checkpointError(loadCheckpoint(store));
+    expect(err.message).toBe(
+      'checkpoint file memory:step-4/policy.safetensors is corrupt (its SHA-256 differs from the one state.json recorded); resume from an earlier checkpoint or start a new run (the previous committed checkpoint is memory:step-2).',
+    );
+    expect(err.file).toBe('policy.safetensors');
+  });
+
+  it('a missing file, a truncated file, a damaged state.json', async () => {
+    const files = await encodeCheckpoint(checkpoint(1));
+    const without = new Map(files);
+    without.delete('optimizer.safetensors');
+    expect((await checkpointError(decodeCheckpoint(without))).message).toBe('checkpoint file optimizer.safetensors is missing; the checkpoint is incomplete.');
+    const noState = new Map(files);
+    noState.delete(STATE_FILE);
+    expect((await checkpointError(decodeCheckpoint(noState))).message).toBe('checkpoint file state.json is missing; the checkpoint is incomplete.');
+    const truncated = new Map(files);
+    truncated.set('critic.safetensors', files.get('critic.safetensors')!.subarray(0, 100));
+    expect((await checkpointError(decodeCheckpoint(truncated))).message).toMatch(
+      /^checkpoint file critic.safetensors is corrupt \(100 bytes, state.json recorded \d+\)/,
+    );
+    const garbled = new Map(files);
+    garbled.set(STATE_FILE, new TextEncoder().encode('{"format": "horizon.checkpoint/1", '));
+    expect((await checkpointError(decodeCheckpoint(garbled))).message).toBe(
+      'checkpoint file state.json is corrupt (not valid JSON); resume from an earlier checkpoint or start a new run.',
+    );
+    const wrong = new Map(files);
+    const state = JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
+    wrong.set(STATE_FILE, new TextEncoder().encode(JSON.stringify({ ...state, format: 'other/2' })));
+    expect((await checkpointError(decodeCheckpoint(wrong))).message).toMatch(/^checkpoint file state.json is corrupt \(format: /);
+  });
+
+  it('a weight file whose tensors do not match the recorded model, even with a matching hash', async () => {
+    const files = await encodeCheckpoint(checkpoint(1));
+    const state = JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
+    state.models.policy.width = 32;
+    state.models.policy.heads = 2;
+    const edited = new Map(files);
+    edited.set(STATE_FILE, new TextEncoder().encode(JSON.stringify(state)));
+    expect((await checkpointError(decodeCheckpoint(edited))).message).toMatch(
+      /^checkpoint file policy.safetensors is corrupt \(tensor "transformer.wte.weight" has shape \[13, 16\], expected \[13, 32\]\)/,
+    );
+  });
+
+  it('resuming with a different recipe names the first differing field; checkpoint fields may differ', async () => {
+    const store = await storeWith(2);
+    const other = resolveRecipe({ preset: 'tiny', sets: ['rl.epochs=3', 'seed=5'] }).recipe;
+    expect((await checkpointError(loadCheckpoint(store, { recipe: other }))).message).toBe(
+      'cannot resume from memory:step-2: it was trained with seed = 1 but this run asks for 5; resume with the same recipe and --set options, or start a new run.',
+    );
+    const relaxed = resolveRecipe({ preset: 'tiny', sets: ['checkpoint.keepLast=5'] }).recipe;
+    expect((await loadCheckpoint(store, { recipe: relaxed })).step).toBe(2);
+    expect(() => checkResumeRecipe(recipe, resolveRecipe({ preset: 'tiny', sets: ['rl.algorithm=rloo', 'rl.groupSize=2'] }).recipe, 'x')).toThrow(
+      'cannot resume from x: it was trained with rl.algorithm = "ppo" but this run asks for "rloo"',
+    );
+  });
+});
+
+describe('retention and the store contract', () => {
+  it('keeps the last k committed checkpoints and deletes only after the new one commits', async () => {
+    const store = new MemoryCheckpointStore();
+    for (const s of [1, 2, 3, 4]) await saveCheckpoint(store, checkpoint(s), { keepLast: 2 });
+    expect(await store.list()).toEqual([3, 4]);
+    const failing: CheckpointStore = Object.assign(Object.create(store), {
+      write: async () => {
+        throw new Error('disk full');
+      },
+    });
+    await expect(saveCheckpoint(failing, checkpoint(5), { keepLast: 1 })).rejects.toThrow('disk full');
+    expect(await store.list()).toEqual([3, 4]);
+    expect((await checkpointError(saveCheckpoint(store, checkpoint(4), { keepLast: 2 }))).message).toBe(
+      'checkpoint memory:step-4 already exists; refusing to overwrite it.',
+    );
+  });
+
+  it('model-based: after any sequence of saves, failed saves and deletes, the latest committed checkpoint loads (C11)', async () => {
+    type Model = { steps: number[] };
+    class Save implements fc.AsyncCommand<Model, MemoryCheckpointStore> {
+      constructor(readonly step: number) {}
+      check = (m: Readonly<Model>) => !m.steps.includes(this.step);
+      async run(m: Model, store: MemoryCheckpointStore) {
+        await saveCheckpoint(store, checkpoint(this.step), { keepLast: 2 });
+        m.steps = [...m.steps, this.step].sort((a, b) => a - b).slice(-2);
+        if (!m.steps.includes(this.step)) m.steps.push(this.step);
+        expect(await store.list()).toEqual(m.steps.sort((a, b) => a - b));
+      }
+      toString = () => `save(${this.step})`;
+    }
+    class Remove implements fc.AsyncCommand<Model, MemoryCheckpointStore> {
+      check = (m: Readonly<Model>) => m.steps.length > 0;
+      async run(m: Model, store: MemoryCheckpointStore) {
+        await store.remove(m.steps[0]);
+        m.steps = m.steps.slice(1);
+      }
+      toString = () => 'remove(oldest)';
+    }
+    class Load implements fc.AsyncCommand<Model, MemoryCheckpointStore> {
+      check = () => true;
+      async run(m: Model, store: MemoryCheckpointStore) {
+        if (m.steps.length === 0) await expect(loadCheckpoint(store)).rejects.toThrow(CheckpointError);
+        else expect((await loadCheckpoint(store)).step).toBe(m.steps.at(-1));
+      }
+      toString = () => 'load()';
+    }
+    await fc.assert(
+      fc.asyncProperty(
+        fc.commands([fc.integer({ min: 0, max: 8 }).map((s) => new Save(s)), fc.constant(new Remove()), fc.constant(new Load())], { maxCommands: 8 }),
+        (cmds) => fc.asyncModelRun(() => ({ model: { steps: [] }, real: new MemoryCheckpointStore() }), cmds),
+      ),
+      { numRuns: 25 },
+    );
+  });
+});

@@ -1,0 +1,105 @@
+// Every metric a run may log, defined once (CONVENTIONS.md §5): the docs and the UI's tooltips
+// read this file, and the metrics logger refuses a name that is not here. Names are namespaced:
+//   rollout/  what the sampled episodes looked like        policy/  the policy update
+//   critic/   the value network and advantages              eval/    fixed held-out and OOD sets
+//   perf/     time and throughput                           hack/    the anti-reward-hacking monitor
+//   sft/      the supervised warm start
+// "per token" means averaged over action tokens (actionMask = 1) unless said otherwise.
+
+export type MetricUnit =
+  | 'reward'
+  | 'fraction'
+  | 'tokens'
+  | 'nats'
+  | 'nats/token'
+  | 'ratio'
+  | 'loss'
+  | 'norm'
+  | 'value'
+  | 'count'
+  | 'seconds'
+  | 'tokens/s'
+  | 'lr';
+
+export interface MetricDefinition {
+  unit: MetricUnit;
+  /** One line: what the number is, precisely enough to recompute it. */
+  doc: string;
+  /** Which direction is good, where one is (the UI colours trends by it). */
+  better?: 'higher' | 'lower';
+}
+
+export const METRICS = {
+  'rollout/reward': { unit: 'reward', doc: 'mean scalar reward per rollout (before any KL penalty)', better: 'higher' },
+  'rollout/success': { unit: 'fraction', doc: 'fraction of rollouts the verifier marks correct (addition: exact answer then <eos>)', better: 'higher' },
+  'rollout/response_length': { unit: 'tokens', doc: 'mean action tokens per rollout, <eos> included' },
+  'rollout/truncated_frac': { unit: 'fraction', doc: 'fraction of rollouts cut by the token or turn budget instead of ending', better: 'lower' },
+  'rollout/zero_var_groups': {
+    unit: 'fraction',
+    doc: 'fraction of prompt groups whose rollouts all got the same reward (zero GRPO/RLOO advantage)',
+    better: 'lower',
+  },
+  'rollout/advantage_mean': { unit: 'value', doc: 'mean advantage over action tokens, before whitening' },
+  'rollout/advantage_std': { unit: 'value', doc: 'standard deviation of advantages over action tokens, before whitening' },
+  'rollout/kl_penalty': { unit: 'nats', doc: 'mean per-rollout sum of β·KL placed in the reward (KL-in-reward only)' },
+  'policy/loss': { unit: 'loss', doc: 'policy loss: clipped surrogate − c_H·entropy (+ β·KL in loss), aggregated as the recipe says, last epoch mean' },
+  'policy/kl': { unit: 'nats/token', doc: 'KL from the policy to the reference (SFT) policy per token, with the recipe’s estimator', better: 'lower' },
+  'policy/entropy': { unit: 'nats/token', doc: 'entropy of the sampling distribution (temperature applied) per token' },
+  'policy/clip_frac': { unit: 'fraction', doc: 'fraction of action tokens whose ratio was clipped (no gradient) in the update' },
+  'policy/dual_clip_frac': { unit: 'fraction', doc: 'fraction of action tokens bounded by the dual clip c (negative advantages)' },
+  'policy/approx_kl': { unit: 'nats/token', doc: 'k3 estimate of KL(π_old ‖ π_θ) per token after the update: how far one iteration moved the policy' },
+  'policy/ratio_mean': { unit: 'ratio', doc: 'mean importance ratio π_θ/π_old over action tokens in the update (1 at the first minibatch)' },
+  'policy/rollout_logp_diff': {
+    unit: 'nats/token',
+    doc: 'mean |log π_roll − log π_old| per token: sampler vs trainer numerics (0 when they agree)',
+    better: 'lower',
+  },
+  'policy/grad_norm': { unit: 'norm', doc: 'global L2 norm of the policy gradient before clipping, mean over minibatches' },
+  'policy/lr': { unit: 'lr', doc: 'policy learning rate in effect' },
+  'critic/value_loss': { unit: 'loss', doc: 'clipped value loss ½·max((V−R̂)², (V_clip−R̂)²) per token, mean over the update', better: 'lower' },
+  'critic/explained_var': {
+    unit: 'fraction',
+    doc: '1 − Var(R̂ − V)/Var(R̂) over action tokens: 1 = values predict returns, ≤ 0 = no better than a constant',
+    better: 'higher',
+  },
+  'critic/value_mean': { unit: 'value', doc: 'mean critic value V over action tokens at rollout time' },
+  'critic/return_mean': { unit: 'value', doc: 'mean critic target R̂ (GAE with λ_critic) over action tokens' },
+  'critic/value_clip_frac': { unit: 'fraction', doc: 'fraction of action tokens whose value update was clipped by ε_v' },
+  'critic/grad_norm': { unit: 'norm', doc: 'global L2 norm of the critic gradient before clipping, mean over minibatches' },
+  'eval/held_out_success': {
+    unit: 'fraction',
+    doc: 'greedy exact-match success on the fixed held-out set (training digits, never trained on)',
+    better: 'higher',
+  },
+  'eval/ood_success': { unit: 'fraction', doc: 'greedy exact-match success on the fixed out-of-distribution set (longer operands)', better: 'higher' },
+  'eval/response_length': { unit: 'tokens', doc: 'mean response tokens on the held-out set' },
+  'sft/loss': { unit: 'nats/token', doc: 'cross-entropy of the completion and <eos> tokens in the SFT warm start', better: 'lower' },
+  'sft/grad_norm': { unit: 'norm', doc: 'global L2 norm of the SFT gradient before clipping' },
+  'perf/tokens_per_s': { unit: 'tokens/s', doc: 'action tokens sampled per second of rollout time', better: 'higher' },
+  'perf/train_tokens_per_s': {
+    unit: 'tokens/s',
+    doc: 'tokens (prompt + response) through policy forward+backward per second of update time',
+    better: 'higher',
+  },
+  'perf/iteration_s': { unit: 'seconds', doc: 'wall time of the whole iteration', better: 'lower' },
+  'perf/rollout_s': { unit: 'seconds', doc: 'wall time of sampling and environment steps', better: 'lower' },
+  'perf/score_s': { unit: 'seconds', doc: 'wall time of old, reference and critic forward passes over the rollouts', better: 'lower' },
+  'perf/advantage_s': { unit: 'seconds', doc: 'wall time of GAE or group baselines and whitening', better: 'lower' },
+  'perf/update_s': { unit: 'seconds', doc: 'wall time of the policy and critic epochs', better: 'lower' },
+  'perf/eval_s': { unit: 'seconds', doc: 'wall time of an evaluation pass', better: 'lower' },
+  'hack/attempts': { unit: 'count', doc: 'tool calls the monitor flagged as reward hacking this iteration', better: 'lower' },
+  'hack/intercepted': { unit: 'count', doc: 'flagged tool calls the guard blocked or answered with a fabricated output' },
+  'hack/attempt_rate': { unit: 'fraction', doc: 'fraction of rollouts with at least one flagged tool call', better: 'lower' },
+} as const satisfies Record<string, MetricDefinition>;
+
+export type MetricName = keyof typeof METRICS;
+export const METRIC_NAMES = Object.keys(METRICS) as MetricName[];
+export const METRIC_NAMESPACES = ['rollout', 'policy', 'critic', 'eval', 'sft', 'perf', 'hack'] as const;
+
+export function isMetricName(name: string): name is MetricName {
+  return Object.hasOwn(METRICS, name);
+}
+
+export function metricDefinition(name: string): MetricDefinition | undefined {
+  return isMetricName(name) ? METRICS[name] : undefined;
+}

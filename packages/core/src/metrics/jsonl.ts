@@ -1,0 +1,164 @@
+// The run log formats, shared by the Node runner (files), the browser (IndexedDB) and replay.
+//
+// metrics.jsonl: line 1 = {"kind":"recipe","format":"horizon.metrics/1","recipe":{…}} (the resolved
+// recipe, CONVENTIONS.md §4); then one line per logged step:
+//   {"kind":"metrics","phase":"rl","step":12,"time_s":81.4,"metrics":{"rollout/reward":0.4,…}}
+// samples.jsonl: one SampleRecord per line.
+// JSON has no NaN or Infinity; they are written as the strings "NaN", "Infinity", "-Infinity" and
+// read back as numbers, because a NaN loss is exactly what a log must not lose.
+
+import type { Sample, Turn } from '../envs/sample.ts';
+import { InputError } from '../errors.ts';
+import { isMetricName, type MetricName } from './glossary.ts';
+
+export const METRICS_FORMAT = 'horizon.metrics/1';
+
+export type Phase = 'sft' | 'rl' | 'eval';
+export const PHASES: readonly Phase[] = ['sft', 'rl', 'eval'];
+
+export interface MetricsRecord {
+  phase: Phase;
+  /** SFT step or RL iteration (eval records carry the iteration they followed). */
+  step: number;
+  /** Seconds since the run started (wall clock; not part of bitwise-resume comparisons). */
+  time_s: number;
+  metrics: Partial<Record<MetricName, number>>;
+}
+
+export interface MetricsHeader {
+  kind: 'recipe';
+  format: typeof METRICS_FORMAT;
+  /** The resolved recipe as saved (validate it with validateRecipe before use). */
+  recipe: Record<string, unknown>;
+}
+
+const encodeNumber = (x: number): number | string => (Number.isFinite(x) ? x : String(x));
+const decodeNumber = (x: unknown): number =>
+  typeof x === 'number' ? x : x === 'NaN' ? Number.NaN : x === 'Infinity' ? Infinity : x === '-Infinity' ? -Infinity : Number.NaN;
+
+/** Throws a RangeError for a record the glossary or the format does not allow (a programming error). */
+export function checkMetricsRecord(record: MetricsRecord): void {
+  if (!PHASES.includes(record.phase)) throw new RangeError(`metrics phase must be one of ${PHASES.join(', ')}, got "${record.phase}"`);
+  if (!Number.isInteger(record.step) || record.step < 0) throw new RangeError(`metrics step must be a non-negative integer, got ${record.step}`);
+  if (!Number.isFinite(record.time_s) || record.time_s < 0) throw new RangeError(`metrics time_s must be a finite non-negative number, got ${record.time_s}`);
+  for (const [name, value] of Object.entries(record.metrics)) {
+    if (!isMetricName(name)) throw new RangeError(`metric "${name}" is not defined in metrics/glossary.ts; add it there with a unit and a one-line doc`);
+    if (typeof value !== 'number') throw new RangeError(`metric "${name}" must be a number, got ${typeof value}`);
+  }
+}
+
+export function formatHeaderLine(recipe: object): string {
+  return `${JSON.stringify({ kind: 'recipe', format: METRICS_FORMAT, recipe })}\n`;
+}
+
+export function formatMetricsLine(record: MetricsRecord): string {
+  checkMetricsRecord(record);
+  const metrics: Record<string, number | string> = {};
+  for (const [name, value] of Object.entries(record.metrics)) metrics[name] = encodeNumber(value as number);
+  return `${JSON.stringify({ kind: 'metrics', phase: record.phase, step: record.step, time_s: record.time_s, metrics })}\n`;
+}
+
+export interface MetricsLog {
+  header: MetricsHeader;
+  records: MetricsRecord[];
+  /** Bytes (UTF-8) of the complete lines read; a torn last line starts here. */
+  completeBytes: number;
+  /** The text ended inside a line (a crash while appending); that line was ignored. */
+  tornTail: boolean;
+}
+
+/**
+ * Parses a metrics.jsonl text. A last line without its newline (a crash mid-append) is ignored and
+ * reported in `tornTail`; any other malformed line is an InputError naming its line number.
+ */
+export function parseMetricsLog(text: string, fileName = 'metrics.jsonl'): MetricsLog {
+  const lines = text.split('\n');
+  const tail = lines.pop() ?? '';
+  const tornTail = tail.length > 0;
+  const bad = (n: number, why: string): never => {
+    throw new InputError('run', `${fileName} line ${n} ${why}; the run log is damaged, so start a new run or restore the file.`);
+  };
+  if (lines.length === 0) bad(1, 'is missing (the recipe header)');
+  let header: MetricsHeader | undefined;
+  const records: MetricsRecord[] = [];
+  for (const [i, line] of lines.entries()) {
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(line);
+    } catch {
+      bad(i + 1, 'is not valid JSON');
+    }
+    if (i === 0) {
+      if (json.kind !== 'recipe' || json.format !== METRICS_FORMAT || typeof json.recipe !== 'object' || json.recipe === null)
+        bad(1, `is not a ${METRICS_FORMAT} recipe header`);
+      header = json as unknown as MetricsHeader;
+      continue;
+    }
+    if (json.kind !== 'metrics' || typeof json.metrics !== 'object' || json.metrics === null) bad(i + 1, 'is not a metrics record');
+    const metrics: Record<string, number> = {};
+    for (const [name, value] of Object.entries(json.metrics as Record<string, unknown>)) metrics[name] = decodeNumber(value);
+    const record = { phase: json.phase, step: json.step, time_s: json.time_s, metrics } as MetricsRecord;
+    try {
+      checkMetricsRecord(record);
+    } catch (error) {
+      bad(i + 1, `is not a valid metrics record (${(error as Error).message})`);
+    }
+    records.push(record);
+  }
+  const completeBytes = new TextEncoder().encode(text).length - new TextEncoder().encode(tail).length;
+  return { header: header as MetricsHeader, records, completeBytes, tornTail };
+}
+
+/** One rollout as samples.jsonl stores it: enough to redraw its token strip. */
+export interface SampleRecord {
+  phase: Phase;
+  step: number;
+  rolloutId: number;
+  groupId: number;
+  seed: number;
+  prompt: string;
+  turns: Turn[];
+  reward: number;
+  done: boolean;
+  tokens: number[];
+  /** Decoded text of each token, for the strip. */
+  pieces?: string[];
+  /** "p" prompt, "a" action, "o" observation, one character per token. */
+  roles: string;
+  /** Optional per-token channels (advantage, value, ratio, kl, logprob, …), aligned with tokens. */
+  channels?: Record<string, (number | string)[]>;
+}
+
+export function sampleRecord(
+  sample: Sample,
+  where: { phase: Phase; step: number },
+  extra: { pieces?: string[]; channels?: Record<string, ArrayLike<number>> } = {},
+): SampleRecord {
+  const roles = sample.tokens.map((_, t) => (sample.actionMask[t] ? 'a' : sample.observationMask[t] ? 'o' : 'p')).join('');
+  const record: SampleRecord = {
+    phase: where.phase,
+    step: where.step,
+    rolloutId: sample.rolloutId,
+    groupId: sample.groupId,
+    seed: sample.seed,
+    prompt: sample.prompt,
+    turns: sample.turns,
+    reward: sample.reward,
+    done: sample.done,
+    tokens: sample.tokens,
+    roles,
+  };
+  if (extra.pieces) record.pieces = extra.pieces;
+  if (extra.channels) {
+    record.channels = {};
+    for (const [name, values] of Object.entries(extra.channels)) {
+      if (values.length !== sample.tokens.length) throw new RangeError(`channel "${name}" has ${values.length} values for ${sample.tokens.length} tokens`);
+      record.channels[name] = Array.from(values, encodeNumber);
+    }
+  }
+  return record;
+}
+
+export function formatSampleLine(record: SampleRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}

@@ -1,0 +1,120 @@
+// The recipe: one validated config object per run (CONVENTIONS.md §4). Every field has a one-line
+// doc and a default (the defaults are the `add-ppo` preset); sections are strict, so a misspelt key
+// is an error naming its path, never a silently ignored setting. The CLI help, the printed table
+// and the web UI's controls all read these docs through fields.ts.
+//
+// Why zod 4: strict objects report unknown keys with their path (`unrecognized_keys`), issues
+// carry paths for every error at once, `z.toJSONSchema` turns the schema into plain data (docs,
+// defaults, ranges, enum options) for the UI, and it is dependency-free ESM that runs unchanged
+// in Node, Deno and the browser. Valibot would be smaller in a bundle but needs a separate package
+// for JSON Schema; TypeBox objects accept extra keys unless told otherwise on every object.
+
+import { z } from 'zod';
+
+const int = (doc: string, value: number, min: number, max: number) => z.number().int().min(min).max(max).default(value).describe(doc);
+const real = (doc: string, value: number, min: number, max: number) => z.number().min(min).max(max).default(value).describe(doc);
+/** A strictly positive number: learning rates, temperatures. */
+const positive = (doc: string, value: number, max: number) => z.number().gt(0).max(max).default(value).describe(doc);
+const flag = (doc: string, value: boolean) => z.boolean().default(value).describe(doc);
+const choice = <const T extends readonly [string, ...string[]]>(doc: string, options: T, value: T[number]) => z.enum(options).default(value).describe(doc);
+// prefault: an omitted section is parsed from {} so its fields take their own defaults.
+const section = <S extends z.ZodRawShape>(doc: string, shape: S) =>
+  z
+    .strictObject(shape)
+    .prefault({} as never)
+    .describe(doc);
+
+export const ALGORITHMS = ['ppo', 'grpo', 'rloo'] as const;
+export const KL_PLACEMENTS = ['reward', 'loss'] as const;
+export const KL_ESTIMATORS = ['k1', 'k2', 'k3'] as const;
+export const LOSS_AGGREGATIONS = ['token-mean', 'seq-mean-token-mean', 'seq-mean-token-sum-norm', 'per-rollout-mean'] as const;
+export const CRITIC_INITS = ['policy', 'fresh'] as const;
+
+export const RecipeSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be 1–64 lowercase letters, digits, ".", "_" or "-", starting with a letter or digit')
+      .default('add-ppo')
+      .describe('recipe name; names the run directory runs/<name>-<time>'),
+    seed: int('run seed: initialisation, sampling, training episodes', 1, 0, 0xffffffff),
+    task: section('what the policy learns', {
+      env: choice('environment family', ['addition'], 'addition'),
+      addition: section('addition: "a+b=" → the sum, most-significant digit first, then <eos>', {
+        minDigits: int('fewest digits of a training operand', 1, 1, 20),
+        maxDigits: int('most digits of a training operand', 3, 1, 20),
+        oodMinDigits: int('fewest digits of an out-of-distribution operand (longer than training)', 4, 1, 20),
+        oodMaxDigits: int('most digits of an out-of-distribution operand', 5, 1, 20),
+      }),
+    }),
+    model: section('policy and critic transformers (GPT-2 style)', {
+      contextLength: int('tokens of context (prompt + response) for policy and critic', 32, 4, 4096),
+      policy: section('policy network', {
+        layers: int('transformer blocks', 2, 1, 64),
+        heads: int('attention heads per block; width must be a multiple of it', 4, 1, 64),
+        width: int('model width D (embedding size)', 64, 8, 4096),
+      }),
+      critic: section('critic network (value head; PPO only)', {
+        layers: int('transformer blocks (0 = as the policy)', 0, 0, 64),
+        heads: int('attention heads per block (0 = as the policy)', 0, 0, 64),
+        width: int('model width D (0 = as the policy)', 0, 0, 4096),
+        init: choice('critic start: "policy" copies the SFT policy trunk (needs equal sizes), "fresh" is random', CRITIC_INITS, 'policy'),
+      }),
+    }),
+    optim: section('AdamW settings shared by SFT, policy and critic', {
+      beta1: real('AdamW β1', 0.9, 0, 0.999999),
+      beta2: real('AdamW β2', 0.99, 0, 0.999999),
+      eps: positive('AdamW ε', 1e-8, 1),
+      weightDecay: real('AdamW decoupled weight decay', 0, 0, 1),
+    }),
+    sft: section('weak supervised warm start before RL', {
+      steps: int('SFT optimizer steps (0 = start RL from random weights)', 150, 0, 1_000_000),
+      lr: positive('SFT learning rate', 1e-3, 1),
+      batchSize: int('SFT examples per step', 32, 1, 4096),
+    }),
+    rl: section('reinforcement learning', {
+      algorithm: choice('advantage estimator: ppo (critic + GAE), grpo (group z-score), rloo (leave-one-out)', ALGORITHMS, 'ppo'),
+      iterations: int('RL iterations (rollout + update rounds)', 100, 1, 10_000_000),
+      promptsPerIteration: int('distinct prompts sampled per iteration', 64, 1, 65_536),
+      groupSize: int('rollouts per prompt (GRPO/RLOO groups; ≥ 2 for those)', 1, 1, 1024),
+      maxNewTokens: int('new tokens per action before it is cut (ending "length")', 8, 1, 4096),
+      maxTurns: int('actions per episode before it is cut as truncated', 1, 1, 1024),
+      temperature: positive('sampling temperature τ; training log-probs use the same τ', 1, 10),
+      topK: int('sample from the k most likely tokens (0 = all)', 0, 0, 1_000_000),
+      gamma: real('discount γ', 1, 0, 1),
+      lambda: real('GAE λ for policy advantages', 0.95, 0, 1),
+      lambdaCritic: real('GAE λ for critic targets (VC-PPO decouples it; 1 = Monte Carlo)', 1, 0, 1),
+      clipLow: real('PPO ratio clip below: 1 − ε_low', 0.2, 0, 1),
+      clipHigh: real('PPO ratio clip above: 1 + ε_high (DAPO clip-higher uses 0.28)', 0.28, 0, 10),
+      dualClip: real('dual-clip bound c for negative advantages (0 = off, else > 1)', 0, 0, 100),
+      valueClip: real('critic value clip ε_v around the old values (0 = off)', 0.2, 0, 100),
+      klCoef: real('β: weight of the KL to the reference (SFT) policy', 0.01, 0, 100),
+      klPlacement: choice('where the KL goes: "reward" (per-token penalty, PPO) or "loss" (GRPO)', KL_PLACEMENTS, 'reward'),
+      klEstimator: choice('KL estimator: k1 = ℓ−ℓ_ref, k2 = ½(ℓ−ℓ_ref)², k3 = r−1−log r', KL_ESTIMATORS, 'k1'),
+      entropyCoef: real('entropy bonus weight c_H', 0, 0, 10),
+      epochs: int('passes over each iteration’s rollouts', 2, 1, 1000),
+      minibatches: int('minibatches per epoch; must divide prompts × group size', 4, 1, 65_536),
+      policyLr: positive('policy learning rate', 1e-4, 1),
+      criticLr: positive('critic learning rate', 3e-4, 1),
+      gradClip: real('global gradient-norm clip (0 = off)', 1, 0, 1e6),
+      whiten: flag('whiten advantages over the batch’s action tokens', true),
+      lossAggregation: choice('how per-token losses are averaged (ALGORITHMS.md §0.4)', LOSS_AGGREGATIONS, 'token-mean'),
+      criticWarmupSteps: int('critic-only iterations before the policy updates (PPO)', 5, 0, 1_000_000),
+    }),
+    eval: section('evaluation on fixed problem sets', {
+      interval: int('evaluate every this many RL iterations, and always before and after RL (0 = only then)', 10, 0, 10_000_000),
+      heldOutSize: int('held-out problems (same digits as training; never trained on)', 200, 1, 1_000_000),
+      oodSize: int('out-of-distribution problems (longer operands)', 100, 1, 1_000_000),
+    }),
+    checkpoint: section('checkpoints', {
+      interval: int('save every this many RL iterations, and always at the end (0 = only then)', 25, 0, 10_000_000),
+      keepLast: int('committed checkpoints kept (older ones are deleted after a new one commits)', 2, 1, 1000),
+    }),
+  })
+  .describe('a Horizon training recipe');
+
+/** A fully resolved recipe: every field present. */
+export type Recipe = z.output<typeof RecipeSchema>;
+/** What a recipe file or preset may contain: any subset of the fields. */
+export type RecipeInput = z.input<typeof RecipeSchema>;
+export type Algorithm = (typeof ALGORITHMS)[number];
