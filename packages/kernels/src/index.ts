@@ -96,6 +96,7 @@ export { chooseMatmulVariant, type MatmulOperands, type MatmulOptions, type Matm
 export { MATMUL_BLOCKING, type MatmulBlocking, type MatmulLayout, type MatmulVariant, matmulTile, matmulWgsl } from './matmul/matmul.wgsl.ts';
 export { residualAddRef } from './residual/residual.ref.ts';
 export { recordResidualAccumulate, recordResidualAdd, residualAccumulate, residualAdd } from './residual/residual.ts';
+export * from './rl/index.ts';
 export { mulhi32, type PhiloxTensors, philox4x32, philoxBlocks, recordPhilox, samplingUniform, uniformFromBits } from './sampling/philox.ts';
 export { PHILOX_WGSL } from './sampling/philox.wgsl.ts';
 export { type SampleRefRow, sampleRef } from './sampling/sample.ref.ts';
