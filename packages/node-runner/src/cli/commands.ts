@@ -1,7 +1,8 @@
 // Every `horizon` command, in the order the usage text lists them.
 
 import { doctor } from '../commands/doctor.ts';
+import { recipe } from '../commands/recipe.ts';
 import { smoke } from '../commands/smoke.ts';
 import type { Command } from './command.ts';
 
-export const COMMANDS: readonly Command[] = [doctor, smoke];
+export const COMMANDS: readonly Command[] = [doctor, smoke, recipe];
