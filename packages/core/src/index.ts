@@ -89,7 +89,10 @@ export {
 } from './metrics/jsonl.ts';
 export { MemoryMetricsLogger, type MetricsLogger } from './metrics/logger.ts';
 export { type GptConfig, headDim, LAYER_NORM_EPS, type ModelHead, validateGptConfig } from './model/config.ts';
+export { type GeneratedRow, Generator, type SamplingOptions } from './model/generate.ts';
+export { Gpt, type GptActivations, type LayerTensors, type ModelTensors } from './model/gpt.ts';
 export { initParameters } from './model/init.ts';
+export { AdamW, type OptimizerOptions } from './model/optimizer.ts';
 export {
   INIT_STD,
   type InitKind,

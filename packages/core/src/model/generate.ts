@@ -1,0 +1,212 @@
+// Sampling from the GPU GPT with a KV cache, reading back only the sampled ids and their log-probs.
+//
+// Shape legend:  B rows · Tmax context length · D width · H heads · hd = D/H · V vocab · F = 4D
+//
+// All rows step through positions 0, 1, 2, … together; a row still inside its prompt is fed its
+// prompt token (teacher forcing writes its keys and values into the cache), afterwards its own draw.
+// Every step of a call is recorded into one command buffer and the history is read once at the end,
+// so a call costs one submit and one readback however many tokens it samples. Rows keep sampling
+// after their end-of-sequence token; the host cuts each row at <eos>, a stop string or its budget.
+//
+// The sampler's counter for a draw is the position it fills, and (seed, stream) come from the caller,
+// so the same seed reproduces the same tokens (kernels/src/sampling).
+
+import {
+  type Gpu,
+  type Recorder,
+  recordAdvance,
+  recordDecodeAttention,
+  recordDecodeEmbedding,
+  recordGeluForward,
+  recordKvCacheWrite,
+  recordLayerNormForward,
+  recordMatmul,
+  recordResidualAdd,
+  recordSample,
+  type Tensor,
+} from '@horizon/kernels';
+import { LAYER_NORM_EPS } from './config.ts';
+import type { Gpt } from './gpt.ts';
+
+export interface SamplingOptions {
+  /** τ: 0 = greedy, else the distribution softmax(logits/τ) the trainer must score with. */
+  temperature: number;
+  /** Sample among the k most likely tokens; 0 = all. */
+  topK: number;
+  /** Philox key: the same seed and stream give the same draws. */
+  seed: number;
+  stream: number;
+}
+
+export interface GeneratedRow {
+  /** Exactly the row's budget of sampled ids; the caller cuts at <eos> or a stop string. */
+  ids: number[];
+  /** log π_roll of each sampled id under the distribution it was drawn from. */
+  logprobs: number[];
+}
+
+/** Per-B buffers: KV caches, one row of activations per sequence, and the generation state. */
+interface DecodeState {
+  B: number;
+  kCache: Tensor[]; // per layer [B, H, Tmax, hd]
+  vCache: Tensor[]; // per layer [B, H, Tmax, hd]
+  x: Tensor; // [B, D] residual stream
+  ln: Tensor; // [B, D]
+  stats: Tensor; // [2, B]
+  qkv: Tensor; // [B, 3D]
+  attn: Tensor; // [B, D]
+  proj: Tensor; // [B, D]
+  mid: Tensor; // [B, D]
+  fc: Tensor; // [B, F]
+  gelu: Tensor; // [B, F]
+  fc2: Tensor; // [B, D]
+  logits: Tensor; // [B, V]
+  sampled: Tensor; // [B] u32
+  logp: Tensor; // [B]
+  prompt: Tensor; // [B, Tmax] u32
+  promptLen: Tensor; // [B] u32
+  history: Tensor; // [B, Tmax] u32
+  historyLogp: Tensor; // [B, Tmax]
+  input: Tensor; // [B] u32
+  pos: Tensor; // [B] u32
+}
+
+export class Generator {
+  private readonly states = new Map<number, DecodeState>();
+
+  constructor(readonly model: Gpt) {
+    if (model.config.head !== 'lm') throw new RangeError(`${model.label}: only a language-model head can generate`);
+  }
+
+  get gpu(): Gpu {
+    return this.model.gpu;
+  }
+
+  /**
+   * Continues each context by up to `budgets[i]` tokens. Contexts are token ids (at least one each);
+   * context + budget must fit the model's context length.
+   */
+  async generate(contexts: readonly (readonly number[])[], budgets: readonly number[], options: SamplingOptions): Promise<GeneratedRow[]> {
+    const { contextLength: Tmax, vocabSize: V } = this.model.config;
+    const B = contexts.length;
+    if (B === 0) return [];
+    if (budgets.length !== B) throw new RangeError(`generate: ${budgets.length} budgets for ${B} contexts`);
+    let lastStep = 0;
+    for (let b = 0; b < B; b++) {
+      const n = contexts[b].length;
+      const budget = budgets[b];
+      if (n < 1) throw new RangeError(`generate: context ${b} is empty; it needs at least one token`);
+      if (!Number.isInteger(budget) || budget < 0) throw new RangeError(`generate: budget ${b} must be a non-negative integer, got ${budget}`);
+      if (n + budget > Tmax) throw new RangeError(`generate: context ${b} (${n} tokens) plus its budget ${budget} exceeds the context length ${Tmax}`);
+      for (const id of contexts[b])
+        if (!Number.isInteger(id) || id < 0 || id >= V) throw new RangeError(`generate: context ${b} holds token ${id}, outside [0, ${V})`);
+      if (budget > 0) lastStep = Math.max(lastStep, n + budget - 2);
+    }
+    if (budgets.every((x) => x === 0)) return contexts.map(() => ({ ids: [], logprobs: [] }));
+
+    const state = this.state(B);
+    const prompt = new Uint32Array(B * Tmax);
+    const promptLen = new Uint32Array(B);
+    const firstInput = new Uint32Array(B);
+    contexts.forEach((ctx, b) => {
+      prompt.set(ctx, b * Tmax);
+      promptLen[b] = ctx.length;
+      firstInput[b] = ctx[0];
+    });
+    this.gpu.write(state.prompt, prompt);
+    this.gpu.write(state.promptLen, promptLen);
+    this.gpu.write(state.input, firstInput);
+    this.gpu.write(state.pos, new Uint32Array(B));
+    const rec = this.gpu.begin('generate');
+    for (let s = 0; s <= lastStep; s++) this.recordStep(rec, state, s, options);
+    this.gpu.submit(rec);
+    const [history, historyLogp] = await Promise.all([this.gpu.read(state.history), this.gpu.read(state.historyLogp)]);
+
+    return contexts.map((ctx, b) => {
+      const start = b * Tmax + ctx.length - 1;
+      const ids = Array.from(history.subarray(start, start + budgets[b]));
+      const logprobs = Array.from(historyLogp.subarray(start, start + budgets[b]));
+      return { ids, logprobs };
+    });
+  }
+
+  /** Records one position for every row: forward the input token, sample, advance. */
+  private recordStep(rec: Recorder, st: DecodeState, s: number, options: SamplingOptions): void {
+    const { gpu, model } = this;
+    const { config, weights: w } = model;
+    const { B } = st;
+    const { width: D, heads: H, vocabSize: V, contextLength: Tmax } = config;
+    const F = 4 * D;
+    const cacheShape = { B, H, D, Tmax };
+    recordDecodeEmbedding(rec, gpu, { input: st.input, pos: st.pos, wte: w.wte, wpe: w.wpe, x: st.x }, { B, D, V, Tmax });
+    for (let l = 0; l < config.layers; l++) {
+      const lw = w.layers[l];
+      recordLayerNormForward(rec, gpu, { x: st.x, weight: lw.ln1w, bias: lw.ln1b, out: st.ln, stats: st.stats }, { rows: B, D }, LAYER_NORM_EPS);
+      recordMatmul(rec, gpu, { a: st.ln, b: lw.qkvw, c: st.qkv, bias: lw.qkvb }, { M: B, K: D, N: 3 * D, layout: 'nt' });
+      recordKvCacheWrite(rec, gpu, { qkv: st.qkv, pos: st.pos, kCache: st.kCache[l], vCache: st.vCache[l] }, cacheShape);
+      recordDecodeAttention(rec, gpu, { qkv: st.qkv, kCache: st.kCache[l], vCache: st.vCache[l], pos: st.pos, out: st.attn }, cacheShape);
+      recordMatmul(rec, gpu, { a: st.attn, b: lw.projw, c: st.proj, bias: lw.projb }, { M: B, K: D, N: D, layout: 'nt' });
+      recordResidualAdd(rec, gpu, { a: st.x, b: st.proj, out: st.mid });
+      recordLayerNormForward(rec, gpu, { x: st.mid, weight: lw.ln2w, bias: lw.ln2b, out: st.ln, stats: st.stats }, { rows: B, D }, LAYER_NORM_EPS);
+      recordMatmul(rec, gpu, { a: st.ln, b: lw.fcw, c: st.fc, bias: lw.fcb }, { M: B, K: D, N: F, layout: 'nt' });
+      recordGeluForward(rec, gpu, { x: st.fc, out: st.gelu });
+      recordMatmul(rec, gpu, { a: st.gelu, b: lw.fc2w, c: st.fc2, bias: lw.fc2b }, { M: B, K: F, N: D, layout: 'nt' });
+      recordResidualAdd(rec, gpu, { a: st.mid, b: st.fc2, out: st.x });
+    }
+    recordLayerNormForward(rec, gpu, { x: st.x, weight: w.lnfw, bias: w.lnfb, out: st.ln, stats: st.stats }, { rows: B, D }, LAYER_NORM_EPS);
+    recordMatmul(rec, gpu, { a: st.ln, b: w.headw, c: st.logits }, { M: B, K: D, N: V, layout: 'nt' });
+    recordSample(rec, gpu, { logits: st.logits, counters: st.pos, tokens: st.sampled, logp: st.logp }, { B, V }, options);
+    recordAdvance(
+      rec,
+      gpu,
+      {
+        sampled: st.sampled,
+        logp: st.logp,
+        prompt: st.prompt,
+        promptLen: st.promptLen,
+        history: st.history,
+        historyLogp: st.historyLogp,
+        input: st.input,
+        pos: st.pos,
+      },
+      { B, Tmax },
+      s,
+    );
+  }
+
+  private state(B: number): DecodeState {
+    let st = this.states.get(B);
+    if (st) return st;
+    const { gpu, model } = this;
+    const { width: D, heads: H, vocabSize: V, contextLength: Tmax, layers } = model.config;
+    const hd = D / H;
+    const f = (shape: number[], name: string) => gpu.tensor(shape, 'f32', `${model.label}.decode.${name}[${B}]`);
+    const u = (shape: number[], name: string) => gpu.tensor(shape, 'u32', `${model.label}.decode.${name}[${B}]`);
+    st = {
+      B,
+      kCache: Array.from({ length: layers }, (_, l) => f([B, H, Tmax, hd], `k${l}`)),
+      vCache: Array.from({ length: layers }, (_, l) => f([B, H, Tmax, hd], `v${l}`)),
+      x: f([B, D], 'x'),
+      ln: f([B, D], 'ln'),
+      stats: f([2, B], 'stats'),
+      qkv: f([B, 3 * D], 'qkv'),
+      attn: f([B, D], 'attn'),
+      proj: f([B, D], 'proj'),
+      mid: f([B, D], 'mid'),
+      fc: f([B, 4 * D], 'fc'),
+      gelu: f([B, 4 * D], 'gelu'),
+      fc2: f([B, D], 'fc2'),
+      logits: f([B, V], 'logits'),
+      sampled: u([B], 'sampled'),
+      logp: f([B], 'logp'),
+      prompt: u([B, Tmax], 'prompt'),
+      promptLen: u([B], 'promptLen'),
+      history: u([B, Tmax], 'history'),
+      historyLogp: f([B, Tmax], 'historyLogp'),
+      input: u([B], 'input'),
+      pos: u([B], 'pos'),
+    };
+    this.states.set(B, st);
+    return st;
+  }
+}

@@ -1,0 +1,367 @@
+// The GPT on the GPU: parameters, gradients, and forward/backward recorded into one command encoder.
+// The architecture is the one in config.ts; the float64 reference (reference/gpt.ts) is its spec.
+//
+// Shape legend:  B batch · T tokens · N = B·T rows · V vocab · D width · H heads · F = 4D
+//
+// All parameters live in one flat buffer and all gradients in another (parameters.ts), so the
+// optimizer and the global grad-norm are single dispatches; each parameter is also a view for the
+// layer kernels. Every parameter-gradient kernel adds into `grads`: clear it once per optimizer step
+// (`recordZeroGrad`) and several minibatches accumulate for free.
+
+import {
+  type Gpu,
+  type Recorder,
+  recordAttentionBackward,
+  recordAttentionForward,
+  recordBiasBackward,
+  recordEmbeddingBackward,
+  recordEmbeddingForward,
+  recordGeluBackward,
+  recordGeluForward,
+  recordLayerNormBackward,
+  recordLayerNormForward,
+  recordMatmul,
+  recordResidualAdd,
+  type Tensor,
+} from '@horizon/kernels';
+import { type GptConfig, headDim, LAYER_NORM_EPS } from './config.ts';
+import { initParameters } from './init.ts';
+import { type ParameterLayout, parameterLayout } from './parameters.ts';
+
+/** One layer's parameters (or gradients) as views into the flat buffer. */
+export interface LayerTensors {
+  ln1w: Tensor; // [D]
+  ln1b: Tensor; // [D]
+  qkvw: Tensor; // [3D, D]
+  qkvb: Tensor; // [3D]
+  projw: Tensor; // [D, D]
+  projb: Tensor; // [D]
+  ln2w: Tensor; // [D]
+  ln2b: Tensor; // [D]
+  fcw: Tensor; // [F, D]
+  fcb: Tensor; // [F]
+  fc2w: Tensor; // [D, F]
+  fc2b: Tensor; // [D]
+}
+
+export interface ModelTensors {
+  wte: Tensor; // [V, D]
+  wpe: Tensor; // [contextLength, D]
+  layers: LayerTensors[];
+  lnfw: Tensor; // [D]
+  lnfb: Tensor; // [D]
+  /** lm head: [V, D]; value head: [1, D]. */
+  headw: Tensor;
+  /** value head only: [1]. */
+  headb?: Tensor;
+}
+
+/** Saved activations of one layer for one (B, T). */
+interface LayerActivations {
+  residualIn: Tensor; // [N, D] x_l (layer 0 aliases the embedding output)
+  ln1: Tensor; // [N, D]
+  ln1Stats: Tensor; // [2, N]
+  qkv: Tensor; // [N, 3D]
+  att: Tensor; // [B, H, T, T]
+  attn: Tensor; // [N, D]
+  proj: Tensor; // [N, D]
+  residualMid: Tensor; // [N, D]
+  ln2: Tensor; // [N, D]
+  ln2Stats: Tensor; // [2, N]
+  fc: Tensor; // [N, F]
+  gelu: Tensor; // [N, F]
+  fc2: Tensor; // [N, D]
+}
+
+/** Everything a forward and backward at one (B, T) needs, allocated once and reused every step. */
+export interface GptActivations {
+  B: number;
+  T: number;
+  embedded: Tensor; // [N, D]
+  layers: LayerActivations[];
+  residualOut: Tensor; // [N, D] x_L
+  lnf: Tensor; // [N, D]
+  lnfStats: Tensor; // [2, N]
+  /** lm head: logits [N, V]; value head: values [N]. */
+  output: Tensor;
+  // Backward scratch, shared by all layers.
+  dResidual: Tensor; // [N, D]
+  dWide: Tensor; // [N, F]
+  dWide2: Tensor; // [N, F]
+  dNarrow: Tensor; // [N, D]
+  dqkv: Tensor; // [N, 3D]
+  dScores: Tensor; // [B, H, T, T]
+}
+
+export class Gpt {
+  readonly layout: ParameterLayout;
+  /** All parameters, flat: [layout.totalSize] f32. */
+  readonly params: Tensor;
+  /** All gradients, same layout: [layout.totalSize] f32. */
+  readonly grads: Tensor;
+  /** Every parameter as a view into `params`. */
+  readonly weights: ModelTensors;
+  private readonly g: ModelTensors;
+  private readonly activationCache = new Map<string, GptActivations>();
+
+  private constructor(
+    readonly gpu: Gpu,
+    readonly config: GptConfig,
+    weights: Float32Array,
+    readonly label: string,
+  ) {
+    this.layout = parameterLayout(config);
+    if (weights.length !== this.layout.totalSize) {
+      throw new RangeError(`${label}: ${weights.length} weights do not match the layout's ${this.layout.totalSize} (config ${JSON.stringify(config)})`);
+    }
+    this.params = gpu.upload(weights, [this.layout.totalSize], `${label}.params`);
+    this.grads = gpu.tensor([this.layout.totalSize], 'f32', `${label}.grads`);
+    this.weights = this.views(this.params);
+    this.g = this.views(this.grads);
+  }
+
+  /** A model with GPT-2 initialisation drawn from `seed`. */
+  static init(gpu: Gpu, config: GptConfig, seed: number, label = 'gpt'): Gpt {
+    return new Gpt(gpu, config, initParameters(parameterLayout(config), config.layers, seed), label);
+  }
+
+  /** A model holding `weights` (flat, this config's layout). */
+  static fromWeights(gpu: Gpu, config: GptConfig, weights: Float32Array, label = 'gpt'): Gpt {
+    return new Gpt(gpu, config, weights, label);
+  }
+
+  async readParameters(): Promise<Float32Array> {
+    return (await this.gpu.read(this.params)) as Float32Array;
+  }
+
+  writeParameters(weights: Float32Array): void {
+    if (weights.length !== this.layout.totalSize) throw new RangeError(`${this.label}: expected ${this.layout.totalSize} weights, got ${weights.length}`);
+    this.gpu.write(this.params, weights);
+  }
+
+  /** The activation buffers for (B, T), allocated on first use. */
+  activations(B: number, T: number): GptActivations {
+    if (!Number.isInteger(B) || B < 1) throw new RangeError(`${this.label}: batch B must be a positive integer, got ${B}`);
+    if (!Number.isInteger(T) || T < 1 || T > this.config.contextLength) {
+      throw new RangeError(`${this.label}: T must be an integer in [1, ${this.config.contextLength}] (the context length), got ${T}`);
+    }
+    const key = `${B}x${T}`;
+    let acts = this.activationCache.get(key);
+    if (!acts) {
+      acts = this.allocateActivations(B, T);
+      this.activationCache.set(key, acts);
+    }
+    return acts;
+  }
+
+  /** Records the forward pass over `tokens` ([B, T] u32) into `acts.output`. */
+  recordForward(rec: Recorder, acts: GptActivations, tokens: Tensor): void {
+    const { gpu, config, weights: p } = this;
+    const { B, T } = acts;
+    const N = B * T;
+    const { width: D, heads: H, vocabSize: V } = config;
+    const F = 4 * D;
+    recordEmbeddingForward(rec, gpu, { tokens, wte: p.wte, wpe: p.wpe, x: acts.embedded }, { B, T, V, D });
+    for (let l = 0; l < config.layers; l++) {
+      const w = p.layers[l];
+      const a = acts.layers[l];
+      recordLayerNormForward(rec, gpu, { x: a.residualIn, weight: w.ln1w, bias: w.ln1b, out: a.ln1, stats: a.ln1Stats }, { rows: N, D }, LAYER_NORM_EPS);
+      recordMatmul(rec, gpu, { a: a.ln1, b: w.qkvw, c: a.qkv, bias: w.qkvb }, { M: N, K: D, N: 3 * D, layout: 'nt' });
+      recordAttentionForward(rec, gpu, { qkv: a.qkv, out: a.attn, att: a.att }, { B, T, H, D });
+      recordMatmul(rec, gpu, { a: a.attn, b: w.projw, c: a.proj, bias: w.projb }, { M: N, K: D, N: D, layout: 'nt' });
+      recordResidualAdd(rec, gpu, { a: a.residualIn, b: a.proj, out: a.residualMid });
+      recordLayerNormForward(rec, gpu, { x: a.residualMid, weight: w.ln2w, bias: w.ln2b, out: a.ln2, stats: a.ln2Stats }, { rows: N, D }, LAYER_NORM_EPS);
+      recordMatmul(rec, gpu, { a: a.ln2, b: w.fcw, c: a.fc, bias: w.fcb }, { M: N, K: D, N: F, layout: 'nt' });
+      recordGeluForward(rec, gpu, { x: a.fc, out: a.gelu });
+      recordMatmul(rec, gpu, { a: a.gelu, b: w.fc2w, c: a.fc2, bias: w.fc2b }, { M: N, K: F, N: D, layout: 'nt' });
+      const next = l + 1 < config.layers ? acts.layers[l + 1].residualIn : acts.residualOut;
+      recordResidualAdd(rec, gpu, { a: a.residualMid, b: a.fc2, out: next });
+    }
+    recordLayerNormForward(
+      rec,
+      gpu,
+      { x: acts.residualOut, weight: p.lnfw, bias: p.lnfb, out: acts.lnf, stats: acts.lnfStats },
+      { rows: N, D },
+      LAYER_NORM_EPS,
+    );
+    if (config.head === 'lm') {
+      recordMatmul(rec, gpu, { a: acts.lnf, b: p.headw, c: acts.output }, { M: N, K: D, N: V, layout: 'nt' });
+    } else {
+      recordMatmul(rec, gpu, { a: acts.lnf, b: p.headw, c: acts.output, bias: p.headb! }, { M: N, K: D, N: 1, layout: 'nt' });
+    }
+  }
+
+  /** Sets every gradient to zero; call once per optimizer step, before the first backward. */
+  recordZeroGrad(rec: Recorder): void {
+    rec.clear(this.grads);
+  }
+
+  /**
+   * Records the backward pass from `dOutput` (lm: dlogits [N, V]; value: dvalues [N]) after a
+   * `recordForward` with the same `acts` and `tokens`. Adds into `grads`.
+   */
+  recordBackward(rec: Recorder, acts: GptActivations, tokens: Tensor, dOutput: Tensor): void {
+    const { gpu, config, weights: p, g } = this;
+    const { B, T } = acts;
+    const N = B * T;
+    const { width: D, heads: H, vocabSize: V } = config;
+    const F = 4 * D;
+    const outWidth = config.head === 'lm' ? V : 1;
+    // Head: dlnf = dOutput · headw, dheadw += dOutputᵀ · lnf (+ dheadb).
+    recordMatmul(rec, gpu, { a: dOutput, b: p.headw, c: acts.dNarrow }, { M: N, K: outWidth, N: D, layout: 'nn' });
+    recordMatmul(rec, gpu, { a: dOutput, b: acts.lnf, c: g.headw }, { M: outWidth, K: N, N: D, layout: 'tn' }, { accumulate: true });
+    if (g.headb) recordBiasBackward(rec, gpu, { dout: dOutput, dbias: g.headb }, { rows: N, N: 1 });
+    // The residual stream's gradient starts at the final LayerNorm (its backward adds into dResidual).
+    rec.clear(acts.dResidual);
+    recordLayerNormBackward(
+      rec,
+      gpu,
+      { x: acts.residualOut, weight: p.lnfw, dout: acts.dNarrow, stats: acts.lnfStats, dinp: acts.dResidual, dweight: g.lnfw, dbias: g.lnfb },
+      { rows: N, D },
+    );
+    for (let l = config.layers - 1; l >= 0; l--) {
+      const w = p.layers[l];
+      const dw = g.layers[l];
+      const a = acts.layers[l];
+      // MLP branch: x_{l+1} = x_mid + gelu(ln2·fcᵀ)·fc2ᵀ; dResidual flows to x_mid unchanged and through the branch.
+      recordMatmul(rec, gpu, { a: acts.dResidual, b: w.fc2w, c: acts.dWide }, { M: N, K: D, N: F, layout: 'nn' });
+      recordMatmul(rec, gpu, { a: acts.dResidual, b: a.gelu, c: dw.fc2w }, { M: D, K: N, N: F, layout: 'tn' }, { accumulate: true });
+      recordBiasBackward(rec, gpu, { dout: acts.dResidual, dbias: dw.fc2b }, { rows: N, N: D });
+      recordGeluBackward(rec, gpu, { x: a.fc, dout: acts.dWide, dinp: acts.dWide2 });
+      recordMatmul(rec, gpu, { a: acts.dWide2, b: w.fcw, c: acts.dNarrow }, { M: N, K: F, N: D, layout: 'nn' });
+      recordMatmul(rec, gpu, { a: acts.dWide2, b: a.ln2, c: dw.fcw }, { M: F, K: N, N: D, layout: 'tn' }, { accumulate: true });
+      recordBiasBackward(rec, gpu, { dout: acts.dWide2, dbias: dw.fcb }, { rows: N, N: F });
+      recordLayerNormBackward(
+        rec,
+        gpu,
+        { x: a.residualMid, weight: w.ln2w, dout: acts.dNarrow, stats: a.ln2Stats, dinp: acts.dResidual, dweight: dw.ln2w, dbias: dw.ln2b },
+        { rows: N, D },
+      );
+      // Attention branch: x_mid = x_l + attn(ln1·qkvᵀ)·projᵀ.
+      recordMatmul(rec, gpu, { a: acts.dResidual, b: w.projw, c: acts.dNarrow }, { M: N, K: D, N: D, layout: 'nn' });
+      recordMatmul(rec, gpu, { a: acts.dResidual, b: a.attn, c: dw.projw }, { M: D, K: N, N: D, layout: 'tn' }, { accumulate: true });
+      recordBiasBackward(rec, gpu, { dout: acts.dResidual, dbias: dw.projb }, { rows: N, N: D });
+      recordAttentionBackward(rec, gpu, { qkv: a.qkv, att: a.att, dout: acts.dNarrow, dqkv: acts.dqkv, dscores: acts.dScores }, { B, T, H, D });
+      recordMatmul(rec, gpu, { a: acts.dqkv, b: w.qkvw, c: acts.dNarrow }, { M: N, K: 3 * D, N: D, layout: 'nn' });
+      recordMatmul(rec, gpu, { a: acts.dqkv, b: a.ln1, c: dw.qkvw }, { M: 3 * D, K: N, N: D, layout: 'tn' }, { accumulate: true });
+      recordBiasBackward(rec, gpu, { dout: acts.dqkv, dbias: dw.qkvb }, { rows: N, N: 3 * D });
+      recordLayerNormBackward(
+        rec,
+        gpu,
+        { x: a.residualIn, weight: w.ln1w, dout: acts.dNarrow, stats: a.ln1Stats, dinp: acts.dResidual, dweight: dw.ln1w, dbias: dw.ln1b },
+        { rows: N, D },
+      );
+    }
+    recordEmbeddingBackward(rec, gpu, { tokens, dx: acts.dResidual, dwte: g.wte, dwpe: g.wpe }, { B, T, V, D });
+  }
+
+  /** Releases the GPU buffers of every activation set (parameters and gradients stay). */
+  releaseActivations(): void {
+    for (const acts of this.activationCache.values()) {
+      for (const t of activationTensors(acts)) this.gpu.destroy(t);
+    }
+    this.activationCache.clear();
+  }
+
+  private views(flat: Tensor): ModelTensors {
+    const byName = new Map(this.layout.entries.map((e) => [e.name, e]));
+    const view = (name: string) => {
+      const e = byName.get(name);
+      if (!e) throw new RangeError(`${this.label}: missing parameter ${name}`);
+      return this.gpu.view(flat, e.offset, e.shape, `${flat.label}:${name}`);
+    };
+    const layers: LayerTensors[] = [];
+    for (let l = 0; l < this.config.layers; l++) {
+      const h = `transformer.h.${l}`;
+      layers.push({
+        ln1w: view(`${h}.ln_1.weight`),
+        ln1b: view(`${h}.ln_1.bias`),
+        qkvw: view(`${h}.attn.c_attn.weight`),
+        qkvb: view(`${h}.attn.c_attn.bias`),
+        projw: view(`${h}.attn.c_proj.weight`),
+        projb: view(`${h}.attn.c_proj.bias`),
+        ln2w: view(`${h}.ln_2.weight`),
+        ln2b: view(`${h}.ln_2.bias`),
+        fcw: view(`${h}.mlp.c_fc.weight`),
+        fcb: view(`${h}.mlp.c_fc.bias`),
+        fc2w: view(`${h}.mlp.c_proj.weight`),
+        fc2b: view(`${h}.mlp.c_proj.bias`),
+      });
+    }
+    const isLm = this.config.head === 'lm';
+    return {
+      wte: view('transformer.wte.weight'),
+      wpe: view('transformer.wpe.weight'),
+      layers,
+      lnfw: view('transformer.ln_f.weight'),
+      lnfb: view('transformer.ln_f.bias'),
+      headw: view(isLm ? 'lm_head.weight' : 'value_head.weight'),
+      ...(isLm ? {} : { headb: view('value_head.bias') }),
+    };
+  }
+
+  private allocateActivations(B: number, T: number): GptActivations {
+    const { gpu, config, label } = this;
+    const N = B * T;
+    const { width: D, heads: H, vocabSize: V } = config;
+    const F = 4 * D;
+    const t = (shape: number[], name: string) => gpu.tensor(shape, 'f32', `${label}.${name}[${B}x${T}]`);
+    headDim(config);
+    const embedded = t([N, D], 'embedded');
+    const layers: LayerActivations[] = [];
+    for (let l = 0; l < config.layers; l++) {
+      layers.push({
+        residualIn: l === 0 ? embedded : t([N, D], `h${l}.residualIn`),
+        ln1: t([N, D], `h${l}.ln1`),
+        ln1Stats: t([2, N], `h${l}.ln1Stats`),
+        qkv: t([N, 3 * D], `h${l}.qkv`),
+        att: t([B, H, T, T], `h${l}.att`),
+        attn: t([N, D], `h${l}.attn`),
+        proj: t([N, D], `h${l}.proj`),
+        residualMid: t([N, D], `h${l}.residualMid`),
+        ln2: t([N, D], `h${l}.ln2`),
+        ln2Stats: t([2, N], `h${l}.ln2Stats`),
+        fc: t([N, F], `h${l}.fc`),
+        gelu: t([N, F], `h${l}.gelu`),
+        fc2: t([N, D], `h${l}.fc2`),
+      });
+    }
+    return {
+      B,
+      T,
+      embedded,
+      layers,
+      residualOut: t([N, D], 'residualOut'),
+      lnf: t([N, D], 'lnf'),
+      lnfStats: t([2, N], 'lnfStats'),
+      output: config.head === 'lm' ? t([N, V], 'logits') : t([N], 'values'),
+      dResidual: t([N, D], 'dResidual'),
+      dWide: t([N, F], 'dWide'),
+      dWide2: t([N, F], 'dWide2'),
+      dNarrow: t([N, D], 'dNarrow'),
+      dqkv: t([N, 3 * D], 'dqkv'),
+      dScores: t([B, H, T, T], 'dScores'),
+    };
+  }
+}
+
+function activationTensors(acts: GptActivations): Tensor[] {
+  const out: Tensor[] = [
+    acts.embedded,
+    acts.residualOut,
+    acts.lnf,
+    acts.lnfStats,
+    acts.output,
+    acts.dResidual,
+    acts.dWide,
+    acts.dWide2,
+    acts.dNarrow,
+    acts.dqkv,
+    acts.dScores,
+  ];
+  acts.layers.forEach((a, l) => {
+    out.push(a.ln1, a.ln1Stats, a.qkv, a.att, a.attn, a.proj, a.residualMid, a.ln2, a.ln2Stats, a.fc, a.gelu, a.fc2);
+    if (l > 0) out.push(a.residualIn);
+  });
+  return out;
+}
