@@ -1,8 +1,9 @@
 // Every `horizon` command, in the order the usage text lists them.
 
+import { bench } from '../commands/bench.ts';
 import { doctor } from '../commands/doctor.ts';
 import { recipe } from '../commands/recipe.ts';
 import { smoke } from '../commands/smoke.ts';
 import type { Command } from './command.ts';
 
-export const COMMANDS: readonly Command[] = [doctor, smoke, recipe];
+export const COMMANDS: readonly Command[] = [doctor, smoke, recipe, bench];

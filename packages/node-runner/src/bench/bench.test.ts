@@ -1,0 +1,123 @@
+// The bench's plumbing, without a GPU: row ratios and ceilings, timing statistics, the model's
+// matmul shapes, the table, and the PyTorch peer's answer when there is no Python.
+
+import { describe, expect, it } from 'vitest';
+import { type Ceilings, rooflineGflops } from './ceilings.ts';
+import { runTorchPeer } from './peers/pytorch.ts';
+import { makeRow, withCeiling } from './row.ts';
+import { DEFAULT_BENCH_MODEL, matmulBytes, matmulCaseName, modelMatmulCases, squareMatmulCases } from './shapes.ts';
+import { formatNumber, formatTable } from './table.ts';
+import { calibrate, median, timeRuns } from './timing.ts';
+import { gptStepRows } from './train-steps.ts';
+
+describe('bench rows', () => {
+  it('ratio says how many times better ours is, for rates and for costs', () => {
+    expect(makeRow('r', 'GFLOP/s', 6, { name: 'p', value: 2 }).ratio).toBe(3);
+    expect(makeRow('c', 'ms', 2, { name: 'p', value: 6 }).ratio).toBe(3);
+    expect(makeRow('c', 'ms', 6, { name: 'p', value: 2 }).ratio).toBeCloseTo(1 / 3);
+  });
+
+  it('an unavailable peer leaves peer and ratio empty and says why; a missing ours leaves the ratio empty', () => {
+    const row = makeRow('m', 'GFLOP/s', 1, { name: 'pytorch cpu', unavailable: 'unavailable: install python3-torch' });
+    expect(row).toMatchObject({ peer: null, ratio: null, peerName: 'pytorch cpu', note: 'unavailable: install python3-torch' });
+    const [step] = gptStepRows(DEFAULT_BENCH_MODEL, null, [{ name: 'tfjs', value: 10 }]);
+    expect(step).toMatchObject({ ours: null, peer: 10, ratio: null });
+    expect(step.note).toMatch(/not built yet/);
+  });
+
+  it('withCeiling adds our share of the ceiling (inverted for costs) and skips missing figures', () => {
+    expect(withCeiling(makeRow('r', 'GB/s', 5), 20).fractionOfCeiling).toBe(0.25);
+    expect(withCeiling(makeRow('c', 'ms', 8), 2).fractionOfCeiling).toBe(0.25);
+    expect(withCeiling(makeRow('n', 'ms', null), 2).fractionOfCeiling).toBeUndefined();
+  });
+
+  it('the roofline is bandwidth-bound at low intensity and compute-bound at high', () => {
+    const ceilings: Ceilings = { bandwidthGBs: 10, computeGflops: 50 };
+    expect(rooflineGflops(ceilings, 1e9, 1e9)).toBe(10);
+    expect(rooflineGflops(ceilings, 100e9, 1e9)).toBe(50);
+  });
+});
+
+describe('bench timing', () => {
+  it('median of odd and even counts', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(() => median([])).toThrow(RangeError);
+  });
+
+  it('runs the warm-up untimed, then stops at the repetition count or once the budget is spent', async () => {
+    let calls = 0;
+    const run = async () => {
+      calls++;
+    };
+    expect((await timeRuns(run, { warmup: 2, reps: 4 })).runs).toBe(4);
+    expect(calls).toBe(6);
+    const slow = () => new Promise<void>((r) => setTimeout(r, 20));
+    expect((await timeRuns(slow, { warmup: 0, reps: 50, budgetMs: 30 })).runs).toBeLessThan(5);
+    await expect(timeRuns(run, { warmup: -1, reps: 1 })).rejects.toThrow(/warmup/);
+    await expect(timeRuns(run, { warmup: 0, reps: 0 })).rejects.toThrow(/reps/);
+  });
+
+  it('calibrate doubles the size until a run is long enough, capped', async () => {
+    expect(await calibrate(async (s) => s * 10, 35, 1024)).toBe(4);
+    expect(await calibrate(async () => 0, 35, 64)).toBe(64);
+  });
+});
+
+describe('bench shapes', () => {
+  it("the model's products are the forward, input-gradient and weight-gradient of each linear layer", () => {
+    const cases = modelMatmulCases(DEFAULT_BENCH_MODEL);
+    expect(cases.map(matmulCaseName)).toEqual([
+      'matmul nt 512×64×256 (mlp.c_fc fwd)',
+      'matmul nn 512×256×64 (mlp.c_fc dX)',
+      'matmul tn 256×512×64 (mlp.c_fc dW)',
+      'matmul nt 512×256×64 (mlp.c_proj fwd)',
+      'matmul nn 512×64×256 (mlp.c_proj dX)',
+      'matmul tn 64×512×256 (mlp.c_proj dW)',
+      'matmul nt 512×64×20 (lm_head fwd)',
+      'matmul nn 512×20×64 (lm_head dX)',
+      'matmul tn 20×512×64 (lm_head dW)',
+    ]);
+    expect(squareMatmulCases(true).map((c) => c.M)).toEqual([512, 512, 512]);
+    expect(squareMatmulCases(false).map((c) => c.M)).toEqual([512, 512, 512, 1024, 1024, 1024, 2048, 2048, 2048]);
+    expect(matmulBytes({ M: 2, K: 3, N: 4, layout: 'nn', role: '' })).toBe(4 * (6 + 12 + 8));
+  });
+});
+
+describe('bench table', () => {
+  it('aligns columns, marks each unit’s direction and prints missing figures as dashes', () => {
+    const lines = formatTable([
+      withCeiling(makeRow('matmul nn 512×512×512', 'GFLOP/s', 4.18, { name: 'tfjs-webgpu 4.22.0', value: 0.314 }), 6.45),
+      makeRow('step', 'ms', null, { name: 'pytorch', value: 23.2 }),
+    ]);
+    expect(lines[0]).toMatch(/^name\s+unit\s+ours\s+peer\s+peer name\s+ratio\s+ceiling\s+of ceiling\s+note$/);
+    expect(lines[2]).toMatch(/^matmul nn 512×512×512\s+GFLOP\/s ↑\s+4\.18\s+0\.314\s+tfjs-webgpu 4\.22\.0\s+13\.3×\s+6\.45\s+65%$/);
+    expect(lines[3]).toMatch(/^step\s+ms ↓\s+—\s+23\.2\s+pytorch\s+—\s+—\s+—$/);
+    expect(lines[2].indexOf('GFLOP/s')).toBe(lines[3].indexOf('ms ↓'));
+    expect(lines.some((l) => l.startsWith('ratio: how many times better ours is'))).toBe(true);
+  });
+
+  it('formats numbers to three significant figures', () => {
+    expect([formatNumber(1234.5), formatNumber(12.345), formatNumber(1.2345), formatNumber(0.012345), formatNumber(null)]).toEqual([
+      '1235',
+      '12.3',
+      '1.23',
+      '0.0123',
+      '—',
+    ]);
+  });
+});
+
+describe('PyTorch peer', () => {
+  it('without the Python it was told to use, it answers "unavailable" with what to install', async () => {
+    const previous = process.env.HORIZON_PYTHON;
+    process.env.HORIZON_PYTHON = '/nonexistent/python3';
+    try {
+      const outcome = await runTorchPeer({ timing: { warmup: 0, reps: 1 }, matmul: [] });
+      expect(outcome).toEqual({ unavailable: 'unavailable: no /nonexistent/python3; install python3-torch (bash scripts/setup.sh --bench)' });
+    } finally {
+      if (previous === undefined) delete process.env.HORIZON_PYTHON;
+      else process.env.HORIZON_PYTHON = previous;
+    }
+  });
+});

@@ -1,0 +1,111 @@
+// The WebGPU peer: @tensorflow/tfjs-core + tfjs-backend-webgpu 4.22.0 in this same Node process, on
+// the same device as ours. The backend registers itself at import only if `navigator.gpu` exists
+// (tfjs-backend-webgpu/src/base.ts), and Node 20 has no `navigator`, so a shim holding a Dawn
+// instance goes in first (reference/webgpu-ml.md §7.1). Same device: our provider has already
+// chosen the adapter and, on a machine without a GPU, set VK_ICD_FILENAMES to SwiftShader; a Dawn
+// instance created after that sees the same adapter. `loadTfjs` checks the adapter tfjs got against
+// ours and refuses to compare across devices.
+//
+// tfjs-core's Node entry (a CommonJS bundle) carries no gradient functions: they exist only in its
+// per-file ES modules (`dist/register_all_gradients.js`), written for bundlers, which Node cannot
+// load (extensionless and directory imports). So the peer is what a tfjs user ships: core, its
+// gradients and the WebGPU backend bundled by esbuild (about 0.4 s), one copy of core shared by all.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DeviceReport } from '@horizon/kernels';
+
+type Tf = typeof import('@tensorflow/tfjs-core');
+
+export interface TfjsPeer {
+  tf: Tf;
+  /** e.g. "tfjs-webgpu 4.22.0"; row peer names use it. */
+  name: string;
+  /** Submits what tfjs has recorded and waits for the device to finish it. */
+  sync(): Promise<void>;
+}
+
+/** Thrown when the peer cannot run here; the rows then carry `message` as their note. */
+export class PeerUnavailable extends Error {}
+
+/** The parts of tfjs's WebGPUBackend `sync` touches: it batches dispatches into an encoder it submits lazily. */
+interface WebGpuBackendInternals {
+  device: GPUDevice;
+  adapterInfo: { vendor: string; architecture: string };
+  commandEncoder: GPUCommandEncoder | null;
+  endComputePassEncoder(): void;
+  submitQueue(): void;
+}
+
+let loading: Promise<TfjsPeer> | undefined;
+
+/** Loads tfjs once per process. Call after our own device is acquired (see the header). */
+export function loadTfjs(ours: DeviceReport): Promise<TfjsPeer> {
+  loading ??= start(ours);
+  return loading;
+}
+
+async function start(ours: DeviceReport): Promise<TfjsPeer> {
+  if (typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined') {
+    throw new PeerUnavailable("unavailable: tfjs-backend-webgpu 4.22 fails on Deno's WebGPU (tensorflow/tfjs#8518); run the bench under Node");
+  }
+  const dawn = (await import('webgpu')) as unknown as { create(flags: string[]): GPU; globals: Record<string, unknown> };
+  Object.assign(globalThis, dawn.globals);
+  // navigator.gpu keeps the instance alive for the rest of the process: Dawn stops serving an
+  // instance's events once it is garbage-collected (see gpu/runtime.ts).
+  const instance = dawn.create([]);
+  const g = globalThis as { navigator?: object };
+  g.navigator ??= {};
+  Object.defineProperty(g.navigator, 'gpu', { value: instance, configurable: true });
+  if (!('userAgent' in g.navigator)) Object.defineProperty(g.navigator, 'userAgent', { value: 'node', configurable: true });
+
+  const tf = await bundleTfjs();
+  // Keep every op on the GPU: by default tfjs runs ops whose inputs still sit on the CPU there.
+  tf.env().set('WEBGPU_CPU_FORWARD', false);
+  if (!(await tf.setBackend('webgpu'))) throw new PeerUnavailable('unavailable: tfjs could not start its WebGPU backend on this device');
+  await tf.ready();
+  const backend = tf.backend() as unknown as WebGpuBackendInternals;
+  const info = backend.adapterInfo;
+  if (info.vendor !== ours.vendor || info.architecture !== ours.architecture) {
+    throw new PeerUnavailable(`unavailable: tfjs got adapter ${info.vendor}/${info.architecture}, ours is ${ours.vendor}/${ours.architecture}`);
+  }
+  const sync = async () => {
+    if (backend.commandEncoder) {
+      backend.endComputePassEncoder();
+      backend.submitQueue();
+    }
+    await backend.device.queue.onSubmittedWorkDone();
+  };
+  return { tf, name: `tfjs-webgpu ${tf.version_core}`, sync };
+}
+
+async function bundleTfjs(): Promise<Tf> {
+  const { build } = await import('esbuild');
+  const entry = [
+    "export * from '@tensorflow/tfjs-core';",
+    "import '@tensorflow/tfjs-core/dist/register_all_gradients';",
+    "import '@tensorflow/tfjs-backend-webgpu';",
+  ].join('\n');
+  const here = dirname(fileURLToPath(import.meta.url));
+  const result = await build({
+    stdin: { contents: entry, resolveDir: here, loader: 'js' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    // The ES module builds, where the gradients live; `main` would pick the gradient-less bundle.
+    mainFields: ['module', 'main'],
+    write: false,
+    logLevel: 'error',
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'horizon-tfjs-'));
+  const file = join(dir, 'tfjs-webgpu.cjs');
+  try {
+    writeFileSync(file, result.outputFiles[0].contents);
+    return createRequire(import.meta.url)(file) as Tf;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

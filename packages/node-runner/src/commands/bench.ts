@@ -1,0 +1,76 @@
+// `horizon bench`: the one performance report. Prints the device, then every section's rows as one
+// aligned table (ours, the peer's figure from the same run, their ratio, the device ceiling and our
+// share of it); `--json FILE` writes the same rows as objects. Sections live in bench/sections.ts.
+
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { deviceLine } from '@horizon/kernels';
+import { runTorchPeer } from '../bench/peers/pytorch.ts';
+import { loadTfjs, PeerUnavailable, type TfjsPeer } from '../bench/peers/tfjs.ts';
+import type { BenchRow } from '../bench/row.ts';
+import { type BenchContext, SECTIONS } from '../bench/sections.ts';
+import { DEFAULT_BENCH_MODEL } from '../bench/shapes.ts';
+import { formatTable } from '../bench/table.ts';
+import { type Command, EXIT, UsageError } from '../cli/command.ts';
+import { acquireGpu } from '../platform/acquire-gpu.ts';
+
+export const BENCH_JSON_VERSION = 1;
+
+export const bench: Command = {
+  name: 'bench',
+  summary: 'time our kernels beside tfjs (same device) and PyTorch (CPU), with the device ceilings',
+  flags: {
+    json: { type: 'string', description: 'also write the rows as JSON objects to this file', valueName: 'file' },
+    quick: { type: 'boolean', description: 'CI-sized shapes and fewer repetitions (about a minute on SwiftShader)' },
+    only: { type: 'string', description: 'only the rows whose name contains this text (case-insensitive)', valueName: 'text' },
+  },
+  async run({ flags, out, err }) {
+    const jsonPath = typeof flags.json === 'string' ? resolve(flags.json) : undefined;
+    if (jsonPath !== undefined && !(existsSync(dirname(jsonPath)) && statSync(dirname(jsonPath)).isDirectory())) {
+      throw new UsageError(`--json: the folder ${dirname(jsonPath)} does not exist.`);
+    }
+    const only = typeof flags.only === 'string' ? flags.only.toLowerCase() : undefined;
+    if (only !== undefined && only.trim() === '') throw new UsageError('--only needs some text to match row names against.');
+    const quick = flags.quick === true;
+
+    const gpu = await acquireGpu();
+    out(deviceLine(gpu.report));
+    let tfjs: Promise<TfjsPeer | string> | undefined;
+    const ctx: BenchContext = {
+      gpu,
+      quick,
+      shape: DEFAULT_BENCH_MODEL,
+      wants: (name) => only === undefined || name.toLowerCase().includes(only),
+      // Loaded after our device exists, so tfjs's Dawn instance sees the adapter ours chose.
+      tfjs: () => {
+        tfjs ??= loadTfjs(gpu.report).catch((error: unknown) => {
+          if (error instanceof PeerUnavailable) return error.message;
+          return `unavailable: tfjs failed to start (${(error as Error).message})`;
+        });
+        return tfjs;
+      },
+      torch: runTorchPeer,
+      progress: (line) => err(`… ${line}`),
+    };
+    const rows: BenchRow[] = [];
+    const started = performance.now();
+    try {
+      for (const section of SECTIONS) rows.push(...(await section.run(ctx)).filter((r) => ctx.wants(r.name)));
+    } finally {
+      gpu.destroyDevice();
+    }
+    if (rows.length === 0) {
+      err(`horizon bench: no row name contains "${flags.only}". Sections: ${SECTIONS.map((s) => s.name).join(', ')}.`);
+      return EXIT.usage;
+    }
+    out('');
+    for (const line of formatTable(rows)) out(line);
+    out(`(${((performance.now() - started) / 1000).toFixed(0)} s${quick ? ', --quick' : ''})`);
+    if (jsonPath !== undefined) {
+      const report = { version: BENCH_JSON_VERSION, date: new Date().toISOString(), device: deviceLine(gpu.report), report: gpu.report, quick, rows };
+      writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+      out(`wrote ${rows.length} rows to ${jsonPath}`);
+    }
+    return EXIT.ok;
+  },
+};
