@@ -13,8 +13,9 @@ export function tokenKlRef(logp: number, refLogp: number, estimator: KlEstimator
   const d = logp - refLogp;
   if (estimator === 'k1') return { value: d, dvalue: 1 };
   if (estimator === 'k2') return { value: 0.5 * d * d, dvalue: d };
+  // expm1 avoids the cancellation of e^{−Δ} − 1 for tiny Δ, which even in float64 can dip below 0.
   const dc = Math.min(20, Math.max(-20, d));
-  return { value: Math.exp(-dc) - 1 + dc, dvalue: Math.abs(d) > 20 ? 0 : 1 - Math.exp(-dc) };
+  return { value: Math.max(0, Math.expm1(-dc) + dc), dvalue: Math.abs(d) > 20 ? 0 : -Math.expm1(-dc) };
 }
 
 export function klRef(
