@@ -7,12 +7,14 @@ import { biasBackward } from './bias.ts';
 const rng = new SeededRandom(11);
 
 describe('bias backward (column sums) against the float64 reference', () => {
-  it('sums many rows into few columns, on sizes that are not multiples of the 16×16 workgroup', async () => {
+  it('sums many rows into few columns, scalar (ragged N) and vec4 (N % 4 = 0), past one 64-invocation workgroup', async () => {
     const gpu = await testGpu();
     for (const shape of [
       { rows: 1000, N: 37 },
-      { rows: 3, N: 17 },
+      { rows: 3, N: 67 },
       { rows: 65, N: 1 },
+      { rows: 501, N: 36 },
+      { rows: 7, N: 260 },
     ]) {
       const dout = rng.uniformArray(shape.rows * shape.N);
       expect(await biasBackward(gpu, dout, shape)).toBeAllClose(biasBackwardRef(dout, shape), { atol: 1e-5, rtol: 1e-5, name: JSON.stringify(shape) });

@@ -4,8 +4,7 @@ import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv } from '../gpu/wgsl.ts';
 import { checkDim, checkLength, checkTensor } from '../util/check.ts';
-import { TREE_COLUMNS } from '../util/column-tree.wgsl.ts';
-import { BIAS_BACKWARD_WGSL } from './bias.wgsl.ts';
+import { biasBackwardWgsl } from './bias.wgsl.ts';
 
 export interface BiasBackwardTensors {
   /** dout: [rows, N] f32 */
@@ -21,8 +20,10 @@ export function recordBiasBackward(rec: Recorder, gpu: Gpu, t: BiasBackwardTenso
   checkDim('biasBackward', 'N', N);
   checkTensor('biasBackward', 'dout', t.dout, rows * N);
   checkTensor('biasBackward', 'dbias', t.dbias, N);
-  const pipeline = gpu.pipeline(BIAS_BACKWARD_WGSL, 'main', 'bias_backward');
-  rec.dispatch(pipeline, [t.dout, t.dbias, gpu.uniform([rows, N])], ceilDiv(N, TREE_COLUMNS));
+  // vec4 needs whole vec4 rows, and a binding of at least one vec4.
+  const vec4 = N % 4 === 0 && rows > 0;
+  const pipeline = gpu.pipeline(biasBackwardWgsl(vec4), 'main', vec4 ? 'bias_backward_vec4' : 'bias_backward');
+  rec.dispatch(pipeline, [t.dout, t.dbias, gpu.uniform([rows, N])], ceilDiv(vec4 ? N / 4 : N, 64));
 }
 
 /** Host API: the column sums of dout [rows, N] (plus `dbias`'s starting values when given). */

@@ -25,6 +25,17 @@ describe('embedding forward and backward', () => {
     expect(await embeddingForward(gpu, tokens, wte, wpe, shape)).toBeAllClose(embeddingForwardRef(tokens, wte, wpe, shape), tol);
   });
 
+  it('backward matches the reference with more vocabulary rows than one 64-invocation workgroup', async () => {
+    const gpu = await testGpu();
+    const shape = { B: 3, T: 11, V: 70, D: 5 };
+    const tokens = tokensFor(shape, [69, 64, 65]);
+    const dx = rng.uniformArray(shape.B * shape.T * shape.D);
+    const got = await embeddingBackward(gpu, tokens, dx, shape);
+    const want = embeddingBackwardRef(tokens, dx, shape);
+    expect(got.dwte).toBeAllClose(want.dwte, { ...tol, name: 'dwte' });
+    expect(got.dwpe).toBeAllClose(want.dwpe, { ...tol, name: 'dwpe' });
+  });
+
   it('backward matches the reference: repeated tokens sum, unused rows stay zero', async () => {
     const gpu = await testGpu();
     const shape = { B: 4, T: 9, V: 19, D: 6 };

@@ -3,6 +3,7 @@
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
+import { ceilDiv } from '../gpu/wgsl.ts';
 import { checkDim, checkLength, checkTensor } from '../util/check.ts';
 import { EMBEDDING_BACKWARD_WPE_WGSL, EMBEDDING_BACKWARD_WTE_WGSL, EMBEDDING_FORWARD_WGSL } from './embedding.wgsl.ts';
 
@@ -73,7 +74,7 @@ export function recordEmbeddingBackward(rec: Recorder, gpu: Gpu, t: EmbeddingBac
   checkPositions(k, 'dwpe', t.dwpe, shape);
   const params = gpu.uniform([B, T, D, V]);
   const wte = gpu.pipeline(EMBEDDING_BACKWARD_WTE_WGSL, 'main', 'embedding_backward_wte');
-  rec.dispatch(wte, [t.tokens, t.dx, t.dwte, params], ...gridFor(gpu, V * D, 64));
+  rec.dispatch(wte, [t.tokens, t.dx, t.dwte, params], ceilDiv(V, 64));
   const wpe = gpu.pipeline(EMBEDDING_BACKWARD_WPE_WGSL, 'main', 'embedding_backward_wpe');
   rec.dispatch(wpe, [t.dx, t.dwpe, params], ...gridFor(gpu, T * D, 64));
 }

@@ -5,7 +5,6 @@ import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv, f32Bits } from '../gpu/wgsl.ts';
 import { checkDim, checkLength, checkTensor } from '../util/check.ts';
-import { TREE_COLUMNS } from '../util/column-tree.wgsl.ts';
 import { LAYERNORM_BACKWARD_INPUT_WGSL, LAYERNORM_BACKWARD_PARAMS_WGSL, LAYERNORM_FORWARD_WGSL } from './layernorm.wgsl.ts';
 
 /** GPT-2's LayerNorm ε. */
@@ -85,7 +84,7 @@ export function recordLayerNormBackward(rec: Recorder, gpu: Gpu, t: LayerNormBac
   const input = gpu.pipeline(LAYERNORM_BACKWARD_INPUT_WGSL, 'main', 'layernorm_backward_input');
   rec.dispatch(input, [t.x, t.weight, t.dout, t.stats, t.dinp, p], ...gridFor(gpu, rows, 64));
   const weights = gpu.pipeline(LAYERNORM_BACKWARD_PARAMS_WGSL, 'main', 'layernorm_backward_params');
-  rec.dispatch(weights, [t.x, t.dout, t.stats, t.dweight, t.dbias, p], ceilDiv(D, TREE_COLUMNS));
+  rec.dispatch(weights, [t.x, t.dout, t.stats, t.dweight, t.dbias, p], ceilDiv(D, 64));
 }
 
 /** Host API: LayerNorm of `x` [rows, D]; returns the output and the saved stats [2, rows]. */

@@ -15,11 +15,11 @@
 // Gradients are added to (dinp is the residual stream's gradient in a pre-LN GPT; dweight/dbias are
 // zeroed once per step), as in llm.c. The variance is two-pass (subtract the mean first) so rows
 // with a large offset keep their precision. Forward and dinp use one invocation per row, looping
-// over D with no barriers (SwiftShader, DESIGN.md); the parameter gradients reduce over rows with
-// the deterministic column tree (util/column-tree.wgsl.ts) in a second dispatch.
+// over D with no barriers (SwiftShader, DESIGN.md); the parameter gradients are a second dispatch
+// with one invocation per feature adding its rows in order (deterministic; a barrier tree over rows
+// was 3–14× slower on SwiftShader, see bias.wgsl.ts).
 
 import { flatIndexWgsl } from '../gpu/grid.ts';
-import { columnTreeWgsl, TREE_COLUMNS, TREE_LANES } from '../util/column-tree.wgsl.ts';
 
 const PARAMS = 'struct Params { rows: u32, D: u32, eps: f32 }';
 const ROW_ENTRY = `${flatIndexWgsl(64)}
@@ -92,25 +92,19 @@ ${PARAMS}
 @group(0) @binding(3) var<storage, read_write> dweight: array<f32>;
 @group(0) @binding(4) var<storage, read_write> dbias: array<f32>;
 @group(0) @binding(5) var<uniform> p: Params;
-var<workgroup> weightPartial: array<f32, ${TREE_LANES * TREE_COLUMNS}>;
-var<workgroup> biasPartial: array<f32, ${TREE_LANES * TREE_COLUMNS}>;
 
-@compute @workgroup_size(${TREE_COLUMNS}, ${TREE_LANES})
-fn main(@builtin(workgroup_id) wid: vec3u, @builtin(local_invocation_id) lid: vec3u) {
-  let col = wid.x * ${TREE_COLUMNS}u + lid.x;
-  // Lanes past the last column read a valid column and discard it: every lane must reach the barriers.
-  let d = min(col, p.D - 1u);
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let d = gid.x;
+  if (d >= p.D) { return; }
   var weightSum = 0.0;
   var biasSum = 0.0;
-  for (var r = lid.y; r < p.rows; r += ${TREE_LANES}u) {
+  for (var r = 0u; r < p.rows; r++) {
     let g = dout[r * p.D + d];
     weightSum += g * (x[r * p.D + d] - stats[r]) * stats[p.rows + r];
     biasSum += g;
   }
-${columnTreeWgsl(['weightPartial', 'biasPartial'], ['weightSum', 'biasSum'])}
-  if (lid.y == 0u && col < p.D) {
-    dweight[col] += weightPartial[lid.x];
-    dbias[col] += biasPartial[lid.x];
-  }
+  dweight[d] += weightSum;
+  dbias[d] += biasSum;
 }
 `;
