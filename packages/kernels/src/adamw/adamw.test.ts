@@ -103,6 +103,10 @@ describe('AdamW', () => {
     await expect(adamW(gpu, state, { step: 1, hyper: { ...hyper, eps: 0 } })).rejects.toThrow(/eps must be a positive finite number/);
     await expect(adamW(gpu, state, { step: 1, hyper, clipScale: 2 })).rejects.toThrow(/clipScale must be a finite number in \[0, 1\]/);
     await expect(adamW(gpu, { ...state, m: new Float32Array(9) }, { step: 1, hyper })).rejects.toThrow(/adamW: m holds 9 values, expected 10/);
+    const six = () => gpu.tensor([6]);
+    const t = { params: six(), grads: six(), m: six(), v: six(), flags: gpu.tensor([1], 'u32'), step: gpu.tensor([ADAMW_STEP_SIZE]), clip: gpu.tensor([2]) };
+    expect(() => recordAdamW(gpu.begin(), gpu, t)).toThrow(/params .* must hold a positive multiple of 4 values/);
+    for (const tensor of Object.values(t)) gpu.destroy(tensor);
   });
 });
 

@@ -66,15 +66,16 @@ export function writeAdamWStep(gpu: Gpu, stepTensor: Tensor, step: number, h: Ad
   gpu.write(stepTensor, adamWStepValues(step, h));
 }
 
-/** Records one AdamW update of the whole flat buffer. */
+/** Records one AdamW update of the whole flat buffer (n a multiple of 4, as the flat parameter buffer is). */
 export function recordAdamW(rec: Recorder, gpu: Gpu, t: AdamWTensors): void {
   const n = t.params.size;
+  if (n % 4 !== 0 || n === 0) throw new RangeError(`adamW: params (${t.params}) must hold a positive multiple of 4 values (the kernel reads vec4s)`);
   for (const name of ['params', 'grads', 'm', 'v'] as const) checkTensor('adamW', name, t[name], n);
   checkTensor('adamW', 'flags', t.flags, Math.ceil(n / FLAG_BLOCK), 'u32');
   checkTensor('adamW', 'step', t.step, ADAMW_STEP_SIZE);
   checkTensor('adamW', 'clip', t.clip, 2);
   const pipeline = gpu.pipeline(ADAMW_WGSL, 'main', 'adamw');
-  rec.dispatch(pipeline, [t.params, t.grads, t.m, t.v, t.flags, t.step, t.clip, gpu.uniform([n])], ...gridFor(gpu, n, 64));
+  rec.dispatch(pipeline, [t.params, t.grads, t.m, t.v, t.flags, t.step, t.clip, gpu.uniform([n / 4])], ...gridFor(gpu, n / 4, 64));
 }
 
 export interface AdamWOptions {
@@ -87,7 +88,10 @@ export interface AdamWOptions {
   flags?: Uint32Array;
 }
 
-/** Host API: one AdamW step; returns the new params and moments. */
+/**
+ * Host API: one AdamW step; returns the new params and moments. Any n: the GPU buffers are padded
+ * to a multiple of 4 with zeros (zero gradient, zero moments: padding stays zero).
+ */
 export async function adamW(
   gpu: Gpu,
   state: { params: Float32Array; grads: Float32Array; m: Float32Array; v: Float32Array },
@@ -101,21 +105,26 @@ export async function adamW(
   const clipScale = options.clipScale ?? 1;
   checkNumber('adamW', 'clipScale', clipScale, 0, 1);
   const stepValues = adamWStepValues(options.step, options.hyper);
+  if (n === 0) return { params: new Float32Array(0), m: new Float32Array(0), v: new Float32Array(0) };
+  const padded = Math.max(4, Math.ceil(n / 4) * 4);
+  const load = (values: Float32Array, label: string) => {
+    const tensor = gpu.tensor([padded], 'f32', label);
+    gpu.write(tensor, values);
+    return tensor;
+  };
   const t = {
-    params: gpu.tensor([n], 'f32', 'params'),
-    grads: gpu.upload(state.grads, [n], 'grads'),
-    m: gpu.tensor([n], 'f32', 'm'),
-    v: gpu.tensor([n], 'f32', 'v'),
+    params: load(state.params, 'params'),
+    grads: load(state.grads, 'grads'),
+    m: load(state.m, 'm'),
+    v: load(state.v, 'v'),
     flags: gpu.upload(flags, [blocks], 'flags'),
     step: gpu.upload(stepValues, [ADAMW_STEP_SIZE], 'step'),
     clip: gpu.upload(new Float32Array([0, clipScale]), [2], 'clip'),
   };
-  gpu.write(t.params, state.params);
-  gpu.write(t.m, state.m);
-  gpu.write(t.v, state.v);
   try {
     gpu.run((rec) => recordAdamW(rec, gpu, t), 'adamw');
-    return { params: await gpu.read(t.params), m: await gpu.read(t.m), v: await gpu.read(t.v) };
+    const read = async (tensor: Tensor<'f32'>) => (await gpu.read(tensor)).slice(0, n);
+    return { params: await read(t.params), m: await read(t.m), v: await read(t.v) };
   } finally {
     for (const tensor of Object.values(t)) gpu.destroy(tensor);
   }

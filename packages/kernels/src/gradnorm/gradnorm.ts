@@ -33,8 +33,9 @@ export function recordGradNorm(rec: Recorder, gpu: Gpu, t: GradNormTensors, opti
   checkTensor('gradNorm', 'partials', t.partials, GRAD_NORM_PARTIALS);
   checkTensor('gradNorm', 'out', t.out, 2);
   if (t.flags) checkTensor('gradNorm', 'flags', t.flags, Math.ceil(n / FLAG_BLOCK), 'u32');
-  const partials = gpu.pipeline(gradNormPartialsWgsl(t.flags !== undefined), 'main', 'grad_norm_partials');
-  const bindings = [t.grads, t.partials, gpu.uniform([n]), ...(t.flags ? [t.flags] : [])];
+  const vec4 = n % 4 === 0 && n > 0;
+  const partials = gpu.pipeline(gradNormPartialsWgsl(t.flags !== undefined, vec4), 'main', vec4 ? 'grad_norm_partials_vec4' : 'grad_norm_partials');
+  const bindings = [t.grads, t.partials, gpu.uniform([vec4 ? n / 4 : n]), ...(t.flags ? [t.flags] : [])];
   rec.dispatch(partials, bindings, GRAD_NORM_PARTIALS / 64);
   const finish = gpu.pipeline(GRAD_NORM_FINISH_WGSL, 'main', 'grad_norm_finish');
   rec.dispatch(finish, [t.partials, t.out, gpu.uniform([f32Bits(Math.min(options.maxNorm, F32_MAX))])], 1);
