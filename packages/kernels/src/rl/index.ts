@@ -15,11 +15,11 @@ export { GRPO_EPS, type GroupEstimator, groupBaselinesRef } from './group-baseli
 export { groupBaselines, recordBroadcastAdvantages, recordGroupBaselines } from './group-baselines/group-baselines.ts';
 export { type KlEstimator, klRef } from './kl/kl.ref.ts';
 export { KL_METRICS, kl, recordKl } from './kl/kl.ts';
-export { type KtoParams, ktoRef } from './kto/kto.ref.ts';
+export { type KtoParams, ktoRef, logistic } from './kto/kto.ref.ts';
 export { type KtoResult, kto, ktoMismatchedPairs, recordKto } from './kto/kto.ts';
 export { buildSpans, type SpanKtoParams, type Spans, spanKtoRef } from './kto/span-kto.ref.ts';
 export { packSpans, recordSpanKto, type SpanKtoResult, spanKto } from './kto/span-kto.ts';
-export { type PolicyLossKind, type PolicyLossParams, policyLossRef } from './policy-loss/policy-loss.ref.ts';
+export { type PolicyLossKind, type PolicyLossParams, policyLossRef, tokenPolicyLossRef } from './policy-loss/policy-loss.ref.ts';
 export { type PolicyLossResult, policyLoss, policyLossMetricCount, recordPolicyLoss } from './policy-loss/policy-loss.ts';
 export { valueLossRef } from './value-loss/value-loss.ref.ts';
 export { recordValueLoss, VALUE_LOSS_METRICS, valueLoss } from './value-loss/value-loss.ts';

@@ -2,8 +2,9 @@
 
 import { bench } from '../commands/bench.ts';
 import { doctor } from '../commands/doctor.ts';
+import { explain } from '../commands/explain.ts';
 import { recipe } from '../commands/recipe.ts';
 import { smoke } from '../commands/smoke.ts';
 import type { Command } from './command.ts';
 
-export const COMMANDS: readonly Command[] = [doctor, smoke, recipe, bench];
+export const COMMANDS: readonly Command[] = [doctor, smoke, recipe, bench, explain];

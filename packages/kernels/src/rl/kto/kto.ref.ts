@@ -15,7 +15,8 @@ export interface KtoParams {
   lambdaU: number;
 }
 
-export function sigmoid(x: number): number {
+/** σ(x) = 1/(1 + e^{−x}), without overflow for large |x|. */
+export function logistic(x: number): number {
   return x >= 0 ? 1 / (1 + Math.exp(-x)) : Math.exp(x) / (1 + Math.exp(x));
 }
 
@@ -48,11 +49,11 @@ export function ktoRef(inputs: KtoRefInputs, options: KtoParams & { B: number; T
   let loss = 0;
   for (let b = 0; b < B; b++) {
     if (inputs.desirable[b]) {
-      const s = sigmoid(beta * (rewards[b] - z0));
+      const s = logistic(beta * (rewards[b] - z0));
       perSample[b] = lambdaD * (1 - s);
       dLdr[b] = (-lambdaD * beta * s * (1 - s)) / B;
     } else {
-      const s = sigmoid(beta * (z0 - rewards[b]));
+      const s = logistic(beta * (z0 - rewards[b]));
       perSample[b] = lambdaU * (1 - s);
       dLdr[b] = (lambdaU * beta * s * (1 - s)) / B;
     }

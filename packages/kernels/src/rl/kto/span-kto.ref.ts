@@ -15,7 +15,7 @@
 // Shapes: logp, refLogp, polarity, mask [B, T]; spans [S].
 
 import { checkMask, checkSizes } from '../common/checks.ts';
-import { sigmoid } from './kto.ref.ts';
+import { logistic } from './kto.ref.ts';
 
 export interface SpanKtoParams {
   /** β (the source used 0.01: stronger was unstable, weaker too weak). */
@@ -89,11 +89,11 @@ export function spanKtoRef(inputs: { logp: ArrayLike<number>; refLogp: ArrayLike
   for (const k of pref) {
     const a = spanRewards[k] - zRef;
     if (spans.polarity[k] > 0) {
-      const s = sigmoid(params.beta * a);
+      const s = logistic(params.beta * a);
       prefLoss += (-params.lambdaW * s) / pref.length;
       spanGrad[k] = (-params.lambdaW * params.beta * s * (1 - s)) / pref.length;
     } else {
-      const s = sigmoid(-params.beta * a);
+      const s = logistic(-params.beta * a);
       prefLoss += (-params.lambdaL * s) / pref.length;
       spanGrad[k] = (params.lambdaL * params.beta * s * (1 - s)) / pref.length;
     }
