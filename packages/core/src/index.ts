@@ -1,5 +1,7 @@
 // @horizon/core: the platform-free trainer. Knows nothing of Node, Deno or the DOM.
 
+export type { AdvantageEstimator, AdvantageInputs, AdvantageResult } from './algorithms/algorithm.ts';
+export { ALGORITHM_BY_NAME } from './algorithms/index.ts';
 export {
   type AdamState,
   CHECKPOINT_FORMAT,
@@ -177,4 +179,12 @@ export {
   SPECIAL_TOKENS,
   type SpecialToken,
 } from './tokenizer/char-tokenizer.ts';
+export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
+export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
+export { klEstimate, rlIteration, shuffled } from './train/rl-iteration.ts';
+export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
+export { Scorer, type Scores } from './train/scoring.ts';
+export { type SftBatch, SftStepper, sftBatch } from './train/sft.ts';
+export { Trainer, type TrainerHooks } from './train/trainer.ts';
+export { type Minibatch, UpdateSteps } from './train/update-steps.ts';
 export { closestMatch, didYouMean, editDistance } from './util/suggest.ts';

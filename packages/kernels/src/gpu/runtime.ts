@@ -293,6 +293,22 @@ export class Recorder {
     this.encoder.copyBufferToBuffer(source.buffer, source.byteOffset, destination.buffer, destination.byteOffset, elements * 4);
   }
 
+  /** Copies `elements` values from `source[sourceOffset…]` to `destination[destinationOffset…]` (element offsets). */
+  copyRange(source: Tensor, sourceOffset: number, destination: Tensor, destinationOffset: number, elements: number): void {
+    if (source.buffer === destination.buffer) throw new RangeError(`copyRange: ${source} and ${destination} share a buffer, which WebGPU does not allow`);
+    if (sourceOffset + elements > source.size || destinationOffset + elements > destination.size) {
+      throw new RangeError(`copyRange: ${elements} values from ${sourceOffset} of ${source} to ${destinationOffset} of ${destination} run past an end`);
+    }
+    this.endPass();
+    this.encoder.copyBufferToBuffer(
+      source.buffer,
+      source.byteOffset + sourceOffset * 4,
+      destination.buffer,
+      destination.byteOffset + destinationOffset * 4,
+      elements * 4,
+    );
+  }
+
   /** Sets the tensor to zeros (e.g. gradient buffers before a backward pass). */
   clear(tensor: Tensor): void {
     this.endPass();

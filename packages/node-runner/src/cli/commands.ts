@@ -5,6 +5,7 @@ import { doctor } from '../commands/doctor.ts';
 import { explain } from '../commands/explain.ts';
 import { recipe } from '../commands/recipe.ts';
 import { smoke } from '../commands/smoke.ts';
+import { train } from '../commands/train.ts';
 import type { Command } from './command.ts';
 
-export const COMMANDS: readonly Command[] = [doctor, smoke, recipe, bench, explain];
+export const COMMANDS: readonly Command[] = [train, doctor, smoke, recipe, bench, explain];

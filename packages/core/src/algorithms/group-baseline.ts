@@ -1,0 +1,43 @@
+// The machinery GRPO and RLOO share: one scalar reward per rollout (the task reward plus any
+// per-token KL shaping summed over the rollout), a baseline from the other rollouts of the same
+// prompt, and that one advantage broadcast onto every action token of the rollout (outcome
+// supervision). No critic. A group whose rollouts all got the same reward gives every rollout
+// advantage 0: that fraction is logged, because those samples teach nothing (ALGORITHMS.md §2.3 d).
+//
+// Shape legend:  B rows · T positions
+
+import { type GroupEstimator, groupBaselines, whiten } from '@horizon/kernels';
+import type { AdvantageInputs, AdvantageResult } from './algorithm.ts';
+import { maskedStats } from './algorithm.ts';
+
+export async function groupAdvantages({ gpu, rows, tokenRewards, recipe }: AdvantageInputs, estimator: GroupEstimator): Promise<AdvantageResult> {
+  const { B, T, actionMask, groupIds } = rows;
+  const rewards = new Float32Array(B);
+  for (let b = 0; b < B; b++) for (let t = 0; t < T; t++) rewards[b] += tokenRewards[b * T + t];
+  const { tokenAdvantages } = await groupBaselines(gpu, { rewards, groupIds, actionMask }, { estimator, T });
+  const advantages = tokenAdvantages as Float32Array;
+  const raw = maskedStats(advantages, actionMask);
+  const final = recipe.rl.whiten ? (await whiten(gpu, { values: advantages, mask: actionMask }, { B, T })).whitened : advantages;
+  return {
+    advantages: final,
+    returns: new Float32Array(B * T),
+    metrics: {
+      'rollout/advantage_mean': raw.mean,
+      'rollout/advantage_std': raw.std,
+      'rollout/zero_var_groups': zeroVarianceGroups(rewards, groupIds),
+    },
+  };
+}
+
+/** Fraction of groups whose rewards are all equal. */
+export function zeroVarianceGroups(rewards: ArrayLike<number>, groupIds: ArrayLike<number>): number {
+  const byGroup = new Map<number, number[]>();
+  for (let i = 0; i < rewards.length; i++) {
+    const list = byGroup.get(groupIds[i]) ?? [];
+    list.push(rewards[i]);
+    byGroup.set(groupIds[i], list);
+  }
+  let flat = 0;
+  for (const list of byGroup.values()) if (list.every((r) => r === list[0])) flat++;
+  return byGroup.size > 0 ? flat / byGroup.size : 0;
+}

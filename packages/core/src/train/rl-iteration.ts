@@ -1,0 +1,249 @@
+// One RL iteration, top to bottom: rollout → score → rewards → advantages → updates → metrics.
+// PPO, GRPO and RLOO differ only in the advantage estimator and in whether a critic is trained
+// (algorithms/). Everything random is derived from (run seed, iteration), so an iteration replays
+// exactly after a resume.
+//
+// Shape legend:  B rollouts (prompts × group size) · T training positions
+
+import { actionCounts, lossScales, SeededRandom } from '@horizon/kernels';
+import type { AdvantageEstimator } from '../algorithms/algorithm.ts';
+import { maskedStats } from '../algorithms/algorithm.ts';
+import { collectRollouts, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
+import { packSamples, type Sample } from '../envs/sample.ts';
+import { mixSeed } from '../envs/seeds.ts';
+import type { Task } from '../envs/tasks.ts';
+import type { MetricName } from '../metrics/glossary.ts';
+import type { Gpt } from '../model/gpt.ts';
+import type { AdamW, OptimizerOptions } from '../model/optimizer.ts';
+import type { Recipe } from '../recipe/schema.ts';
+import { isSuccess } from './evaluate.ts';
+import type { GpuSampler } from './gpu-sampler.ts';
+import { gatherItems, gatherRows, type TrainingRows, toTrainingRows, trainingLength } from './rows.ts';
+import type { Scorer, Scores } from './scoring.ts';
+import type { Minibatch, PolicyStepMetrics, UpdateSteps } from './update-steps.ts';
+
+/** Salts separating the run's random streams. */
+export const STREAM = { rollout: 11, shuffle: 12, eval: 13 } as const;
+
+export interface RlModels {
+  policy: Gpt;
+  policyOptimizer: AdamW;
+  reference: Gpt;
+  critic?: Gpt;
+  criticOptimizer?: AdamW;
+}
+
+export interface RlContext {
+  recipe: Recipe;
+  task: Task;
+  codec: TokenCodec & { padId: number };
+  algorithm: AdvantageEstimator;
+  models: RlModels;
+  sampler: GpuSampler;
+  scorer: Scorer;
+  updates: UpdateSteps;
+  limits: RolloutLimits;
+}
+
+export interface IterationResult {
+  metrics: Partial<Record<MetricName, number>>;
+  /** The batch's samples with per-token channels for samples.jsonl, indexed like `Sample.tokens`. */
+  samples: { sample: Sample; channels: Record<string, Float32Array> }[];
+}
+
+/**
+ * Runs iteration `iteration` (0-based) on training episodes starting at `cursor`.
+ * `policyFrozen`: critic warm-up — score and train the critic, leave the policy alone.
+ */
+export async function rlIteration(ctx: RlContext, iteration: number, cursor: number, policyFrozen: boolean): Promise<IterationResult> {
+  const { recipe, task, codec, algorithm, models } = ctx;
+  const rl = recipe.rl;
+  const clock = new Stopwatch();
+
+  // 1. Rollout: G episodes of each of P prompts, sampled on the GPU with log π_roll recorded.
+  const requests = [];
+  for (let p = 0; p < rl.promptsPerIteration; p++) {
+    const seed = task.trainSeed(recipe.seed, cursor + p);
+    for (let g = 0; g < rl.groupSize; g++) requests.push({ env: task.createEnv('train'), seed, rolloutId: requests.length, groupId: p });
+  }
+  ctx.sampler.reseed(recipe.seed, STREAM.rollout, iteration);
+  const samples = await collectRollouts(requests, codec, ctx.sampler, ctx.limits);
+  const rolloutSeconds = clock.lap();
+
+  // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids.
+  const longest = Math.max(...samples.map((s) => s.tokens.length));
+  const rows = toTrainingRows(packSamples(samples, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
+  const scores = await ctx.scorer.score(rows, models, rl.temperature);
+  const scoreSeconds = clock.lap();
+
+  // 3. Rewards on tokens: the task reward where the episode placed it, and the KL penalty per action
+  //    token when the recipe puts KL in the reward (PPO/RLOO); GRPO puts it in the loss instead.
+  const tokenRewards = rows.rewards.slice();
+  let klPenalty = 0;
+  if (rl.klPlacement === 'reward' && rl.klCoef > 0) {
+    for (let i = 0; i < tokenRewards.length; i++) {
+      if (!rows.actionMask[i]) continue;
+      const penalty = rl.klCoef * klEstimate(scores.oldLogp[i] - scores.refLogp[i], rl.klEstimator);
+      tokenRewards[i] -= penalty;
+      klPenalty += penalty;
+    }
+  }
+
+  // 4. Advantages (and critic targets) from the algorithm's estimator.
+  const { advantages, returns, metrics: advantageMetrics } = await algorithm.advantages({ gpu: ctx.scorer.gpu, rows, scores, tokenRewards, recipe });
+  const advantageSeconds = clock.lap();
+
+  // 5. Updates: epochs × minibatches over a fresh shuffle each epoch; every loss term of every
+  //    minibatch is scaled by denominators of the whole batch (ALGORITHMS.md §0.4).
+  const scales = lossScales(actionCounts(rows.actionMask, rows.B, rows.T), {
+    mode: rl.lossAggregation,
+    rolloutIds: rows.rolloutIds,
+    constant: rl.maxNewTokens,
+  });
+  const policySteps: PolicyStepMetrics[] = [];
+  const criticSteps: { valueLoss: number; clipFrac: number; gradNorm: number }[] = [];
+  const optimizer = (lr: number): OptimizerOptions => ({ lr, ...recipe.optim, gradClip: rl.gradClip });
+  const perMinibatch = rows.B / rl.minibatches;
+  for (let epoch = 0; epoch < rl.epochs; epoch++) {
+    const order = shuffled(rows.B, mixSeed(recipe.seed, STREAM.shuffle, iteration, epoch));
+    for (let k = 0; k < rl.minibatches; k++) {
+      const mb = minibatch(rows, scores, advantages, returns, scales, order.slice(k * perMinibatch, (k + 1) * perMinibatch));
+      if (models.critic && models.criticOptimizer) {
+        criticSteps.push(await ctx.updates.criticStep(models.critic, models.criticOptimizer, mb, { ...optimizer(rl.criticLr), valueClip: rl.valueClip }));
+      }
+      if (!policyFrozen) {
+        policySteps.push(
+          await ctx.updates.policyStep(models.policy, models.policyOptimizer, mb, {
+            ...optimizer(rl.policyLr),
+            temperature: rl.temperature,
+            epsLow: rl.clipLow,
+            epsHigh: rl.clipHigh,
+            dualClip: rl.dualClip,
+            entropyCoef: rl.entropyCoef,
+            klCoef: rl.klCoef,
+            klEstimator: rl.klEstimator,
+            klInLoss: rl.klPlacement === 'loss',
+          }),
+        );
+      }
+    }
+  }
+  const updateSeconds = clock.lap();
+
+  // 6. Metrics.
+  const mask = rows.actionMask;
+  const actionTokens = maskedStats(mask, mask).count;
+  const rollDiff = maskedStats(
+    Float32Array.from(rows.rolloutLogp, (x, i) => Math.abs(x - scores.oldLogp[i])),
+    mask,
+  );
+  const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+  const metrics: Partial<Record<MetricName, number>> = {
+    'rollout/reward': mean(samples.map((s) => s.reward)),
+    'rollout/success': mean(samples.map((s) => (isSuccess(s) ? 1 : 0))),
+    'rollout/response_length': actionTokens / samples.length,
+    'rollout/truncated_frac': mean(samples.map((s) => (s.truncated ? 1 : 0))),
+    ...(rl.klPlacement === 'reward' ? { 'rollout/kl_penalty': klPenalty / samples.length } : {}),
+    ...advantageMetrics,
+    'policy/rollout_logp_diff': rollDiff.mean,
+    'perf/rollout_s': rolloutSeconds,
+    'perf/score_s': scoreSeconds,
+    'perf/advantage_s': advantageSeconds,
+    'perf/update_s': updateSeconds,
+    'perf/tokens_per_s': actionTokens / Math.max(rolloutSeconds, 1e-9),
+    'perf/iteration_s': clock.total(),
+  };
+  if (policySteps.length > 0) {
+    const trainTokens = rows.B * rows.T * rl.epochs;
+    Object.assign(metrics, {
+      'policy/loss': mean(policySteps.slice(-rl.minibatches).map((m) => m.loss)),
+      'policy/kl': mean(policySteps.map((m) => m.kl)),
+      'policy/entropy': mean(policySteps.map((m) => m.entropy)),
+      'policy/clip_frac': mean(policySteps.map((m) => m.clipFrac)),
+      'policy/dual_clip_frac': mean(policySteps.map((m) => m.dualClipFrac)),
+      'policy/approx_kl': mean(policySteps.map((m) => m.approxKl)),
+      'policy/grad_norm': mean(policySteps.map((m) => m.gradNorm)),
+      'policy/lr': rl.policyLr,
+      'perf/train_tokens_per_s': trainTokens / Math.max(updateSeconds, 1e-9),
+    });
+  }
+  if (criticSteps.length > 0) {
+    Object.assign(metrics, {
+      'critic/value_loss': mean(criticSteps.map((m) => m.valueLoss)),
+      'critic/value_clip_frac': mean(criticSteps.map((m) => m.clipFrac)),
+      'critic/grad_norm': mean(criticSteps.map((m) => m.gradNorm)),
+    });
+  }
+  return { metrics, samples: samples.map((sample, b) => ({ sample, channels: channels(sample, b, rows, scores, advantages) })) };
+}
+
+/** Per-token KL estimate from Δ = ℓ − ℓ_ref (ALGORITHMS.md §1.2). */
+export function klEstimate(delta: number, estimator: 'k1' | 'k2' | 'k3'): number {
+  if (estimator === 'k1') return delta;
+  if (estimator === 'k2') return 0.5 * delta * delta;
+  const d = Math.max(-20, Math.min(20, delta));
+  return Math.exp(-d) - 1 + d;
+}
+
+function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array, returns: Float32Array, scales: Float32Array, indices: number[]): Minibatch {
+  const { T } = rows;
+  const values = scores.values ?? new Float32Array(rows.B * T);
+  return {
+    B: indices.length,
+    T,
+    inputs: gatherRows(rows.inputs, T, indices),
+    targets: gatherRows(rows.targets, T, indices),
+    mask: gatherRows(rows.actionMask, T, indices),
+    scales: gatherItems(scales, indices),
+    advantages: gatherRows(advantages, T, indices),
+    oldLogp: gatherRows(scores.oldLogp, T, indices),
+    refLogp: gatherRows(scores.refLogp, T, indices),
+    returns: gatherRows(returns, T, indices),
+    oldValues: gatherRows(values, T, indices),
+  };
+}
+
+/** A permutation of 0…n−1 from `seed` (Fisher–Yates). */
+export function shuffled(n: number, seed: number): number[] {
+  const rng = new SeededRandom(seed);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** Training-position arrays of row `b` re-indexed by token (channel[p] = value for tokens[p]). */
+function channels(sample: Sample, b: number, rows: TrainingRows, scores: Scores, advantages: Float32Array): Record<string, Float32Array> {
+  const L = sample.tokens.length;
+  const { T } = rows;
+  const byToken = (source: ArrayLike<number>) => {
+    const out = new Float32Array(L);
+    for (let p = 1; p < L; p++) out[p] = sample.actionMask[p] ? source[b * T + p - 1] : 0;
+    return out;
+  };
+  const result: Record<string, Float32Array> = {
+    advantage: byToken(advantages),
+    logprob: byToken(scores.oldLogp),
+    kl: byToken(Float32Array.from(scores.oldLogp, (x, i) => x - scores.refLogp[i])),
+  };
+  if (scores.values) result.value = byToken(scores.values);
+  return result;
+}
+
+class Stopwatch {
+  private readonly start = performance.now();
+  private last = this.start;
+
+  lap(): number {
+    const now = performance.now();
+    const seconds = (now - this.last) / 1000;
+    this.last = now;
+    return seconds;
+  }
+
+  total(): number {
+    return (performance.now() - this.start) / 1000;
+  }
+}

@@ -1,0 +1,235 @@
+// A whole training run, platform-free: SFT warm start → evaluation → RL iterations (with periodic
+// evaluation and checkpoints) → final evaluation. Front ends (the Node CLI, the browser worker)
+// supply a GPU and hooks for metrics, samples, progress and checkpoints.
+//
+// Reproducibility: initial weights, SFT data, rollouts and minibatch shuffles all derive from the
+// recipe's seed and the step or iteration number, so a run resumed from a checkpoint (weights,
+// optimizer moments, data cursors) continues exactly as the uninterrupted run on the same device.
+
+import type { Gpu } from '@horizon/kernels';
+import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
+import type { Checkpoint, ModelState } from '../checkpoint/checkpoint.ts';
+import type { Sample } from '../envs/sample.ts';
+import { mixSeed } from '../envs/seeds.ts';
+import { createTask, type EvalSplit, type Task } from '../envs/tasks.ts';
+import type { MetricName } from '../metrics/glossary.ts';
+import type { Phase } from '../metrics/jsonl.ts';
+import { Generator } from '../model/generate.ts';
+import { Gpt } from '../model/gpt.ts';
+import { initParameters } from '../model/init.ts';
+import { AdamW, type OptimizerOptions } from '../model/optimizer.ts';
+import { parameterLayout } from '../model/parameters.ts';
+import { modelConfigs } from '../recipe/checks.ts';
+import type { Recipe } from '../recipe/schema.ts';
+import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
+import { evaluate } from './evaluate.ts';
+import { GpuSampler } from './gpu-sampler.ts';
+import { type RlContext, rlIteration, STREAM } from './rl-iteration.ts';
+import { Scorer } from './scoring.ts';
+import { SftStepper, sftBatch } from './sft.ts';
+import { UpdateSteps } from './update-steps.ts';
+
+/** Salts of the initialisation seeds. */
+const INIT = { policy: 21, critic: 22 } as const;
+/** Philox streams of the samplers. */
+const SAMPLER_STREAM = { rollout: 1, eval: 2 } as const;
+
+export interface TrainerHooks {
+  onMetrics?(phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>): Promise<void> | void;
+  /** Rollouts of an RL iteration or an evaluation, with per-token channels (indexed like tokens). */
+  onSamples?(phase: Phase, step: number, samples: { sample: Sample; channels?: Record<string, Float32Array> }[]): Promise<void> | void;
+  onProgress?(phase: 'sft' | 'rl', done: number, total: number, fields: { reward?: number; success?: number }): void;
+  /** Called at every checkpoint interval and at the end; `save` builds the checkpoint. */
+  onCheckpoint?(step: number, save: () => Promise<Checkpoint>): Promise<void> | void;
+  /** Polled between steps; returning true stops the run after the current step (pause, Ctrl-C). */
+  shouldStop?(): boolean;
+}
+
+export class Trainer {
+  readonly task: Task;
+  readonly tokenizer: CharTokenizer;
+  readonly policy: Gpt;
+  readonly policyOptimizer: AdamW;
+  reference: Gpt | undefined;
+  critic: Gpt | undefined;
+  criticOptimizer: AdamW | undefined;
+  /** RL iterations completed. */
+  iteration = 0;
+  /** SFT steps completed. */
+  sftStep = 0;
+  /** Next training episode index. */
+  cursor = 0;
+  private readonly generator: Generator;
+  private readonly start = performance.now();
+
+  constructor(
+    readonly gpu: Gpu,
+    readonly recipe: Recipe,
+  ) {
+    this.task = createTask(recipe.task, recipe.eval);
+    this.tokenizer = new CharTokenizer(this.task.vocabulary);
+    const configs = modelConfigs(recipe, this.tokenizer.vocabSize);
+    this.policy = Gpt.init(gpu, configs.policy, mixSeed(recipe.seed, INIT.policy), 'policy');
+    this.policyOptimizer = new AdamW(this.policy);
+    this.generator = new Generator(this.policy);
+  }
+
+  get algorithm() {
+    return ALGORITHM_BY_NAME[this.recipe.rl.algorithm];
+  }
+
+  get secondsElapsed(): number {
+    return (performance.now() - this.start) / 1000;
+  }
+
+  /** Runs whatever is left of the recipe: SFT, then RL, with evaluations and checkpoints. */
+  async run(hooks: TrainerHooks = {}): Promise<void> {
+    const { recipe } = this;
+    if (this.sftStep < recipe.sft.steps || !this.reference) {
+      await this.runSft(hooks);
+      if (hooks.shouldStop?.()) return;
+      this.startRl();
+      await this.evaluateAll(hooks, 0);
+    }
+    const total = recipe.rl.iterations;
+    const ctx = this.rlContext();
+    while (this.iteration < total && !hooks.shouldStop?.()) {
+      const frozen = this.iteration < recipe.rl.criticWarmupSteps && this.algorithm.usesCritic;
+      const result = await rlIteration(ctx, this.iteration, this.cursor, frozen);
+      this.iteration++;
+      this.cursor += recipe.rl.promptsPerIteration;
+      await hooks.onMetrics?.('rl', this.iteration, result.metrics);
+      await hooks.onSamples?.('rl', this.iteration, result.samples.slice(0, SAMPLES_PER_ITERATION));
+      hooks.onProgress?.('rl', this.iteration, total, { reward: result.metrics['rollout/reward'], success: result.metrics['rollout/success'] });
+      const last = this.iteration === total;
+      if (last || (recipe.eval.interval > 0 && this.iteration % recipe.eval.interval === 0)) await this.evaluateAll(hooks, this.iteration);
+      if (last || (recipe.checkpoint.interval > 0 && this.iteration % recipe.checkpoint.interval === 0))
+        await hooks.onCheckpoint?.(this.iteration, () => this.checkpoint());
+    }
+  }
+
+  /** The SFT warm start: `recipe.sft.steps` steps of next-token cross-entropy on task examples. */
+  private async runSft(hooks: TrainerHooks): Promise<void> {
+    const { recipe, tokenizer } = this;
+    const { steps, batchSize, lr } = recipe.sft;
+    const stepper = new SftStepper(this.gpu, this.policy, this.policyOptimizer);
+    const options: OptimizerOptions = { lr, ...recipe.optim, gradClip: recipe.rl.gradClip };
+    while (this.sftStep < steps && !hooks.shouldStop?.()) {
+      const examples = Array.from({ length: batchSize }, (_, i) => this.task.sftExample(recipe.seed, this.sftStep * batchSize + i));
+      const batch = sftBatch(examples, (text) => tokenizer.encode(text), tokenizer.eosId, tokenizer.padId, recipe.model.contextLength);
+      const { loss, gradNorm } = await stepper.step(batch, options);
+      this.sftStep++;
+      await hooks.onMetrics?.('sft', this.sftStep, { 'sft/loss': loss, 'sft/grad_norm': gradNorm });
+      hooks.onProgress?.('sft', this.sftStep, steps, {});
+    }
+  }
+
+  /** After SFT: freeze a copy as the KL reference and, for PPO, start the critic. */
+  private startRl(): void {
+    const { gpu, recipe } = this;
+    const configs = modelConfigs(recipe, this.tokenizer.vocabSize);
+    // A GPU-side copy: the reference is the policy as SFT left it.
+    this.reference = Gpt.fromWeights(gpu, configs.policy, new Float32Array(this.policy.layout.totalSize), 'reference');
+    gpu.run((rec) => rec.copy(this.policy.params, this.reference!.params));
+    if (!this.algorithm.usesCritic) return;
+    const criticLayout = parameterLayout(configs.critic);
+    const weights = initParameters(criticLayout, configs.critic.layers, mixSeed(recipe.seed, INIT.critic));
+    this.critic = Gpt.fromWeights(gpu, configs.critic, weights, 'critic');
+    if (recipe.model.critic.init === 'policy') {
+      // The trunk (everything but the heads) starts as the SFT policy's: same names, same shapes.
+      gpu.run((rec) => {
+        for (const entry of criticLayout.entries) {
+          const source = this.policy.layout.entries.find((e) => e.name === entry.name);
+          if (!source) continue;
+          rec.copyRange(this.policy.params, source.offset, this.critic!.params, entry.offset, entry.size);
+        }
+      });
+    }
+    this.criticOptimizer = new AdamW(this.critic);
+  }
+
+  private rlContext(): RlContext {
+    const { recipe } = this;
+    const limits = { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns };
+    const sampler = new GpuSampler(this.generator, this.tokenizer, { temperature: recipe.rl.temperature, topK: recipe.rl.topK }, SAMPLER_STREAM.rollout);
+    return {
+      recipe,
+      task: this.task,
+      codec: this.tokenizer,
+      algorithm: this.algorithm,
+      models: {
+        policy: this.policy,
+        policyOptimizer: this.policyOptimizer,
+        reference: this.reference!,
+        ...(this.critic && this.criticOptimizer ? { critic: this.critic, criticOptimizer: this.criticOptimizer } : {}),
+      },
+      sampler,
+      scorer: new Scorer(this.gpu),
+      updates: new UpdateSteps(this.gpu),
+      limits,
+    };
+  }
+
+  /** Greedy success on the held-out and OOD sets. */
+  async evaluateAll(hooks: TrainerHooks, step: number): Promise<Record<EvalSplit, number>> {
+    const { recipe } = this;
+    const started = performance.now();
+    const greedy = new GpuSampler(this.generator, this.tokenizer, { temperature: 0, topK: 0 }, SAMPLER_STREAM.eval);
+    greedy.reseed(recipe.seed, STREAM.eval, step);
+    const limits = { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns };
+    const heldOut = await evaluate(this.task, 'heldOut', this.tokenizer, greedy, limits);
+    const ood = await evaluate(this.task, 'ood', this.tokenizer, greedy, limits);
+    await hooks.onMetrics?.('eval', step, {
+      'eval/held_out_success': heldOut.success,
+      'eval/ood_success': ood.success,
+      'eval/response_length': heldOut.responseLength,
+      'perf/eval_s': (performance.now() - started) / 1000,
+    });
+    await hooks.onSamples?.(
+      'eval',
+      step,
+      heldOut.samples.slice(0, SAMPLES_PER_ITERATION).map((sample) => ({ sample })),
+    );
+    return { heldOut: heldOut.success, ood: ood.success };
+  }
+
+  /** Everything needed to continue this run exactly. */
+  async checkpoint(): Promise<Checkpoint> {
+    const model = async (gpt: Gpt, optimizer?: AdamW): Promise<ModelState> => ({
+      config: gpt.config,
+      params: await gpt.readParameters(),
+      ...(optimizer ? { adam: await optimizer.saveState() } : {}),
+    });
+    return {
+      step: this.iteration,
+      recipe: this.recipe,
+      policy: await model(this.policy, this.policyOptimizer),
+      ...(this.critic ? { critic: await model(this.critic, this.criticOptimizer) } : {}),
+      ...(this.reference ? { reference: await model(this.reference) } : {}),
+      // Every generator is re-derived from (seed, iteration): nothing else to save.
+      rng: {},
+      dataCursor: { train: this.cursor, sft: this.sftStep * this.recipe.sft.batchSize },
+      extra: { sftSteps: this.sftStep },
+    };
+  }
+
+  /** Continues from `ckpt` (taken by `checkpoint()` of a run with the same recipe). */
+  restore(ckpt: Checkpoint): void {
+    if (!ckpt.reference) throw new RangeError('this checkpoint has no reference policy: it was not taken during RL');
+    this.sftStep = Number(ckpt.extra.sftSteps ?? this.recipe.sft.steps);
+    this.iteration = ckpt.step;
+    this.cursor = ckpt.dataCursor.train ?? 0;
+    this.policy.writeParameters(ckpt.policy.params);
+    if (ckpt.policy.adam) this.policyOptimizer.loadState(ckpt.policy.adam);
+    this.startRl();
+    this.reference!.writeParameters(ckpt.reference.params);
+    if (this.critic && this.criticOptimizer) {
+      if (!ckpt.critic?.adam) throw new RangeError(`this checkpoint has no critic, but ${this.recipe.rl.algorithm} trains one`);
+      this.critic.writeParameters(ckpt.critic.params);
+      this.criticOptimizer.loadState(ckpt.critic.adam);
+    }
+  }
+}
+
+/** Rollouts per RL iteration written to samples.jsonl. */
+const SAMPLES_PER_ITERATION = 4;
