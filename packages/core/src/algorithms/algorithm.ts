@@ -37,7 +37,11 @@ export interface AdvantageEstimator {
 export function maskedStats(values: ArrayLike<number>, mask: ArrayLike<number>): { mean: number; std: number; count: number } {
   let n = 0;
   let sum = 0;
-  for (let i = 0; i < values.length; i++) if (mask[i]) n++, (sum += values[i]);
+  for (let i = 0; i < values.length; i++) {
+    if (!mask[i]) continue;
+    n++;
+    sum += values[i];
+  }
   const mean = n > 0 ? sum / n : 0;
   let sq = 0;
   for (let i = 0; i < values.length; i++) if (mask[i]) sq += (values[i] - mean) ** 2;

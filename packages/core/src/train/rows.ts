@@ -62,15 +62,13 @@ export function toTrainingRows(packed: PackedBatch, T: number, padId: number): T
 /** Rows `indices` of a [B, T] array, in that order. */
 export function gatherRows<A extends Float32Array | Uint32Array>(array: A, T: number, indices: readonly number[]): A {
   const out = new (array.constructor as { new (n: number): A })(indices.length * T);
-  indices.forEach((row, i) => out.set(array.subarray(row * T, (row + 1) * T), i * T));
+  for (let i = 0; i < indices.length; i++) out.set(array.subarray(indices[i] * T, (indices[i] + 1) * T), i * T);
   return out;
 }
 
 /** Entries `indices` of a [B] array. */
 export function gatherItems<A extends Float32Array | Uint32Array>(array: A, indices: readonly number[]): A {
   const out = new (array.constructor as { new (n: number): A })(indices.length);
-  indices.forEach((row, i) => {
-    out[i] = array[row];
-  });
+  for (let i = 0; i < indices.length; i++) out[i] = array[indices[i]];
   return out;
 }

@@ -106,7 +106,7 @@ export const train: Command = {
           bars[phase]?.update(done, fields);
           if (done === total) bars[phase]?.stop();
         },
-        onCheckpoint: async (step, save) => {
+        onCheckpoint: async (_step, save) => {
           const ckpt = await save();
           ckpt.extra = { ...ckpt.extra, metricsRecords: logger.recordCount, samplesRecords: samples.recordCount };
           await saveCheckpoint(store, ckpt, { keepLast: recipe.checkpoint.keepLast });
