@@ -38,8 +38,8 @@ const cases: Case[] = [
   { layout: 'tn', M: 97, K: 256, N: 64, what: 'lm_head dW' },
 ];
 
-// Candidates; the first round (4×4, 4×8, 8×4, 8×8 in 8×8 workgroups; 4×4 in 16×16 and 16×4) is in
-// the H1 report: 8×8 won every shape, so this round looks around it.
+// Candidates around the winner. A first round (4×4, 4×8, 8×4, 8×8 in 8×8 workgroups; 4×4 in 16×16
+// and 16×4 workgroups) had 8×8 first at every shape (docs/experiments.md, 2026-11-30).
 const blockings: MatmulBlocking[] = [
   { rows: 4, cols: 4, workgroup: [8, 8] },
   { rows: 8, cols: 8, workgroup: [8, 8] },

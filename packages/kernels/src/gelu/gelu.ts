@@ -4,14 +4,22 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { checkLength, checkTensor } from '../util/check.ts';
-import { GELU_BACKWARD_WGSL, GELU_FORWARD_WGSL } from './gelu.wgsl.ts';
+import { geluBackwardWgsl, geluForwardWgsl } from './gelu.wgsl.ts';
+
+/** vec4 when every invocation gets four whole elements (a binding also needs at least one vec4). */
+function useVec4(n: number): boolean {
+  return n % 4 === 0 && n > 0;
+}
 
 /** Records out = gelu(x); x and out: [n] f32 (any shape, same size). */
 export function recordGeluForward(rec: Recorder, gpu: Gpu, t: { x: Tensor; out: Tensor }): void {
   checkTensor('geluForward', 'out', t.out, t.x.size);
   checkTensor('geluForward', 'x', t.x, t.x.size);
-  const pipeline = gpu.pipeline(GELU_FORWARD_WGSL, 'main', 'gelu_forward');
-  rec.dispatch(pipeline, [t.x, t.out, gpu.uniform([t.x.size])], ...gridFor(gpu, t.x.size, 64));
+  const n = t.x.size;
+  const vec4 = useVec4(n);
+  const pipeline = gpu.pipeline(geluForwardWgsl(vec4), 'main', vec4 ? 'gelu_forward_vec4' : 'gelu_forward');
+  const count = vec4 ? n / 4 : n;
+  rec.dispatch(pipeline, [t.x, t.out, gpu.uniform([count])], ...gridFor(gpu, count, 64));
 }
 
 /** Records dinp = dout·gelu'(x); x, dout, dinp: [n] f32. */
@@ -20,8 +28,10 @@ export function recordGeluBackward(rec: Recorder, gpu: Gpu, t: { x: Tensor; dout
   checkTensor('geluBackward', 'x', t.x, n);
   checkTensor('geluBackward', 'dout', t.dout, n);
   checkTensor('geluBackward', 'dinp', t.dinp, n);
-  const pipeline = gpu.pipeline(GELU_BACKWARD_WGSL, 'main', 'gelu_backward');
-  rec.dispatch(pipeline, [t.x, t.dout, t.dinp, gpu.uniform([n])], ...gridFor(gpu, n, 64));
+  const vec4 = useVec4(n);
+  const pipeline = gpu.pipeline(geluBackwardWgsl(vec4), 'main', vec4 ? 'gelu_backward_vec4' : 'gelu_backward');
+  const count = vec4 ? n / 4 : n;
+  rec.dispatch(pipeline, [t.x, t.dout, t.dinp, gpu.uniform([count])], ...gridFor(gpu, count, 64));
 }
 
 /** Host API: gelu of every element. */

@@ -35,11 +35,13 @@ export interface MatmulBlocking {
 }
 
 /**
- * The blocking each path uses, chosen with `tools/time-matmul.ts` on SwiftShader (2 shared cores,
- * 2026-12): 8×8 outputs per invocation beat 4×4, 4×8, 8×4, 8×12, 12×8, 8×16 and 16×8 at 512³ and
- * at the GPT's Linear shapes, for every layout, by 1.3–2.5× over 4×4 (per-load work doubles while
- * the accumulators still fit). 8×8 workgroups tied 4×4 and 8×4 ones on SwiftShader and keep 64
- * invocations per workgroup for real GPUs. Unrolling tn's K loop by 2 or 4 did not help.
+ * The blocking each path uses, chosen with `tools/time-matmul.ts` on SwiftShader (2 cores shared
+ * with other work, 2026-11-30): 8×8 outputs per invocation beat 4×4, 4×8, 8×4, 8×12, 12×8, 8×16
+ * and 16×8 at 512³ and at the GPT's Linear shapes for every layout (each load feeds twice the
+ * multiply-adds of 4×4 while the accumulators still fit); against the previous kernels (vec4 nn,
+ * scalar nt/tn, all 4×4) it ran 1.4–3.4× faster at the GPT's shapes in interleaved runs. 8×8
+ * workgroups tied 4×4 and 8×4 ones on SwiftShader and keep 64 invocations per workgroup for real
+ * GPUs. Unrolling tn's K loop by 2 or 4 did not help.
  */
 export const MATMUL_BLOCKING: Record<'vec4' | 'scalar', MatmulBlocking> = {
   vec4: { rows: 8, cols: 8, workgroup: [8, 8] },

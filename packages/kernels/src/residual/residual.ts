@@ -4,7 +4,7 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { checkLength, checkTensor } from '../util/check.ts';
-import { RESIDUAL_ACCUMULATE_WGSL, RESIDUAL_ADD_WGSL } from './residual.wgsl.ts';
+import { residualAccumulateWgsl, residualAddWgsl } from './residual.wgsl.ts';
 
 /** Records out = a + b; a, b, out: [n] f32. */
 export function recordResidualAdd(rec: Recorder, gpu: Gpu, t: { a: Tensor; b: Tensor; out: Tensor }): void {
@@ -12,8 +12,10 @@ export function recordResidualAdd(rec: Recorder, gpu: Gpu, t: { a: Tensor; b: Te
   checkTensor('residualAdd', 'a', t.a, n);
   checkTensor('residualAdd', 'b', t.b, n);
   checkTensor('residualAdd', 'out', t.out, n);
-  const pipeline = gpu.pipeline(RESIDUAL_ADD_WGSL, 'main', 'residual_add');
-  rec.dispatch(pipeline, [t.a, t.b, t.out, gpu.uniform([n])], ...gridFor(gpu, n, 64));
+  const vec4 = n % 4 === 0 && n > 0;
+  const count = vec4 ? n / 4 : n;
+  const pipeline = gpu.pipeline(residualAddWgsl(vec4), 'main', vec4 ? 'residual_add_vec4' : 'residual_add');
+  rec.dispatch(pipeline, [t.a, t.b, t.out, gpu.uniform([count])], ...gridFor(gpu, count, 64));
 }
 
 /** Records a += b in place (a gradient stream receiving a branch's gradient); a, b: [n] f32. */
@@ -21,8 +23,10 @@ export function recordResidualAccumulate(rec: Recorder, gpu: Gpu, t: { a: Tensor
   const n = t.a.size;
   checkTensor('residualAccumulate', 'a', t.a, n);
   checkTensor('residualAccumulate', 'b', t.b, n);
-  const pipeline = gpu.pipeline(RESIDUAL_ACCUMULATE_WGSL, 'main', 'residual_accumulate');
-  rec.dispatch(pipeline, [t.a, t.b, gpu.uniform([n])], ...gridFor(gpu, n, 64));
+  const vec4 = n % 4 === 0 && n > 0;
+  const count = vec4 ? n / 4 : n;
+  const pipeline = gpu.pipeline(residualAccumulateWgsl(vec4), 'main', vec4 ? 'residual_accumulate_vec4' : 'residual_accumulate');
+  rec.dispatch(pipeline, [t.a, t.b, gpu.uniform([count])], ...gridFor(gpu, count, 64));
 }
 
 /** Host API: a + b. */
