@@ -6,11 +6,13 @@
 //              most f32 arithmetic a shader reaches on this device
 // A matmul's ceiling is then the roofline min(compute, intensity × bandwidth), where intensity is
 // its FLOPs over the bytes it must move at least once (A, B and C). A ceiling is the best the device
-// did, so these rows take the fastest timed run, not the median. On SwiftShader (2 cores) the FMA
-// kernel measured 0.9–3.1 GFLOP/s across 1–16 chains and workgroups of 64/256; 8 chains of fma() in
-// workgroups of 64 was the best (2026-11-30 sweep).
+// did, so these rows take the fastest timed run, not the median. SwiftShader runs a shader loop with
+// per-lane masks, so loop trips are expensive: on this 2-core machine 8 chains with one step per
+// trip reached 1.6–4.3 GFLOP/s (below our matmul's 4.2), while 4 chains of 16 unrolled steps per
+// trip reached 10–12 GFLOP/s, the best of 2–16 chains × 1–64 steps (2026-11-30 sweep, fma() and
+// mul+add alike).
 //
-// Shape legend: n elements (f32) · W workgroups · I loop iterations per invocation
+// Shape legend: n elements (f32) · W workgroups · trips loop trips per invocation (FMA_UNROLL steps each)
 
 import { ceilDiv, type Gpu, type Recorder, type Tensor } from '@horizon/kernels';
 import { type BenchRow, makeRow } from './row.ts';
@@ -38,7 +40,9 @@ const COPY_WORKGROUP = 256;
 const FMA_WORKGROUP = 64;
 /** 262 144 invocations: enough to fill a large discrete GPU; loop length grows instead of the grid. */
 const FMA_WORKGROUPS = 4096;
-const FMA_CHAINS = 8;
+const FMA_CHAINS = 4;
+/** Steps of every chain per loop trip. */
+const FMA_UNROLL = 16;
 const FMA_MUL = 0.999;
 const FMA_ADD = 0.001;
 
@@ -52,7 +56,7 @@ export async function benchCeilings(gpu: Gpu, options: CeilingOptions): Promise<
   const rows = [
     makeRow(`ceiling: buffer copy ${mib} (read+write)`, 'GB/s', copy),
     makeRow(`ceiling: vec4 copy kernel ${mib} (read+write)`, 'GB/s', kernel),
-    makeRow(`ceiling: f32 FMA kernel (${FMA_CHAINS} vec4 chains/invocation)`, 'GFLOP/s', fma),
+    makeRow(`ceiling: f32 FMA kernel (${FMA_CHAINS} vec4 chains × ${FMA_UNROLL} steps per loop trip)`, 'GFLOP/s', fma),
   ];
   return { rows, ceilings: { bandwidthGBs: Math.max(copy, kernel), computeGflops: fma } };
 }
@@ -130,9 +134,9 @@ async function copyKernelBandwidth(gpu: Gpu, bytes: number, targetMs: number): P
   }
 }
 
-/** Chain j, lane l of invocation g starts at seed(g) + 0.01·(4j + l) and runs x ← x·0.999 + 0.001 (a contraction towards 1). */
+/** Chain j, lane l of invocation g starts at seed(g) + 0.04·j + 0.01·l and runs x ← x·0.999 + 0.001 (a contraction towards 1). */
 const FMA_KERNEL = /* wgsl */ `
-struct Params { iterations: u32 }
+struct Params { trips: u32 }
 @group(0) @binding(0) var<storage, read_write> out: array<f32>;
 @group(0) @binding(1) var<uniform> p: Params;
 @compute @workgroup_size(${FMA_WORKGROUP})
@@ -142,8 +146,8 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
 ${Array.from({ length: FMA_CHAINS }, (_, j) => `  var x${j} = vec4f(s + ${(0.04 * j).toFixed(2)}) + lanes;`).join('\n')}
   let m = vec4f(${FMA_MUL});
   let c = vec4f(${FMA_ADD});
-  for (var i = 0u; i < p.iterations; i++) {
-${Array.from({ length: FMA_CHAINS }, (_, j) => `    x${j} = fma(x${j}, m, c);`).join('\n')}
+  for (var i = 0u; i < p.trips; i++) {
+${Array.from({ length: FMA_UNROLL }, () => Array.from({ length: FMA_CHAINS }, (_, j) => `    x${j} = fma(x${j}, m, c);`).join('\n')).join('\n')}
   }
   let sum = ${Array.from({ length: FMA_CHAINS }, (_, j) => `x${j}`).join(' + ')};
   out[gid.x] = sum.x + sum.y + sum.z + sum.w;
@@ -155,19 +159,18 @@ async function fmaPeak(gpu: Gpu, targetMs: number): Promise<number> {
   const out = gpu.tensor([invocations], 'f32', 'ceiling.fma');
   try {
     const pipeline = gpu.pipeline(FMA_KERNEL, 'main', 'ceiling_fma');
-    const record = (iterations: number) => (rec: Recorder) => rec.dispatch(pipeline, [out, gpu.uniform([iterations])], FMA_WORKGROUPS);
-    const scale = await calibrate(async (s) => (await timeGpu(gpu, record(16 * s), { warmup: 0, reps: 1 })).medianMs, targetMs, 2 ** 14);
-    const iterations = 16 * scale;
-    const { minMs } = await timeGpu(gpu, record(iterations), TIMING);
-    await expectFmaResult(gpu, out, iterations);
-    const flops = invocations * iterations * FMA_CHAINS * 4 * 2;
+    const record = (trips: number) => (rec: Recorder) => rec.dispatch(pipeline, [out, gpu.uniform([trips])], FMA_WORKGROUPS);
+    const trips = await calibrate(async (t) => (await timeGpu(gpu, record(t), { warmup: 0, reps: 1 })).medianMs, targetMs, 2 ** 14);
+    const { minMs } = await timeGpu(gpu, record(trips), TIMING);
+    await expectFmaResult(gpu, out, trips * FMA_UNROLL);
+    const flops = invocations * trips * FMA_UNROLL * FMA_CHAINS * 4 * 2;
     return flops / (minMs / 1000) / 1e9;
   } finally {
     gpu.destroy(out);
   }
 }
 
-/** Validate before trusting a time: the FMA loop really ran `iterations` times (a skipped loop would leave the start values). */
+/** Validate before trusting a time: every chain really took `iterations` steps (a skipped loop would leave the start values). */
 async function expectFmaResult(gpu: Gpu, out: Tensor, iterations: number): Promise<void> {
   const got = await gpu.read(out);
   const decay = FMA_MUL ** iterations;

@@ -34,4 +34,6 @@ export interface BenchSection {
   run(ctx: BenchContext): Promise<BenchRow[]>;
 }
 
+// The RL-kernel rows (issue 4) join with one entry once bench/rl-kernels.ts lands:
+//   { name: 'rl kernels', run: (ctx) => benchRlKernels(ctx.gpu, { quick: ctx.quick }) }
 export const SECTIONS: readonly BenchSection[] = [ceilingSection, matmulSection, trainStepSection];

@@ -3,6 +3,7 @@
 // share of it); `--json FILE` writes the same rows as objects. Sections live in bench/sections.ts.
 
 import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { deviceLine } from '@horizon/kernels';
 import { runTorchPeer } from '../bench/peers/pytorch.ts';
@@ -35,6 +36,7 @@ export const bench: Command = {
 
     const gpu = await acquireGpu();
     out(deviceLine(gpu.report));
+    out(hostLine());
     let tfjs: Promise<TfjsPeer | string> | undefined;
     const ctx: BenchContext = {
       gpu,
@@ -67,10 +69,31 @@ export const bench: Command = {
     for (const line of formatTable(rows)) out(line);
     out(`(${((performance.now() - started) / 1000).toFixed(0)} s${quick ? ', --quick' : ''})`);
     if (jsonPath !== undefined) {
-      const report = { version: BENCH_JSON_VERSION, date: new Date().toISOString(), device: deviceLine(gpu.report), report: gpu.report, quick, rows };
+      const report = {
+        version: BENCH_JSON_VERSION,
+        date: new Date().toISOString(),
+        device: deviceLine(gpu.report),
+        report: gpu.report,
+        host: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, loadAverage: loadavg() },
+        quick,
+        rows,
+      };
       writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
       out(`wrote ${rows.length} rows to ${jsonPath}`);
     }
     return EXIT.ok;
   },
 };
+
+/**
+ * The CPU and how busy it was. SwiftShader and the PyTorch peer both compute on these cores: on the
+ * shared 2-core development machine, with other test runs keeping the load average at 4–7, the
+ * same FMA probe measured anywhere from 1 to 14 GFLOP/s within ten minutes, so a report says what it
+ * ran beside.
+ */
+function hostLine(): string {
+  const cores = cpus().length;
+  const [load] = loadavg();
+  const busy = load > cores / 2 ? ' — other work shares these cores, so figures computed on the CPU (SwiftShader, PyTorch) run low' : '';
+  return `host: ${cpus()[0]?.model ?? 'unknown CPU'} × ${cores} cores, load average ${load.toFixed(1)} (1 min)${busy}`;
+}
