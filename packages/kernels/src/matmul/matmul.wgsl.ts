@@ -39,7 +39,7 @@ export interface MatmulBlocking {
  * with other work, 2026-11-30): 8×8 outputs per invocation beat 4×4, 4×8, 8×4, 8×12, 12×8, 8×16
  * and 16×8 at 512³ and at the GPT's Linear shapes for every layout (each load feeds twice the
  * multiply-adds of 4×4 while the accumulators still fit); against the previous kernels (vec4 nn,
- * scalar nt/tn, all 4×4) it ran 1.4–3.4× faster at the GPT's shapes in interleaved runs. 8×8
+ * scalar nt/tn, all 4×4) it ran 1.1–6.7× faster, typically 2–3×, at the GPT's shapes in interleaved runs. 8×8
  * workgroups tied 4×4 and 8×4 ones on SwiftShader and keep 64 invocations per workgroup for real
  * GPUs. Unrolling tn's K loop by 2 or 4 did not help.
  */
@@ -53,7 +53,7 @@ export function matmulTile(blocking: MatmulBlocking): { rows: number; cols: numb
   return { rows: blocking.rows * blocking.workgroup[1], cols: blocking.cols * blocking.workgroup[0] };
 }
 
-export function checkBlocking(variant: MatmulVariant, blocking: MatmulBlocking): void {
+function checkBlocking(variant: MatmulVariant, blocking: MatmulBlocking): void {
   const { rows, cols, workgroup } = blocking;
   const ok = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
   if (!ok(rows, 16) || !ok(cols, 16) || cols % 4 !== 0 || !ok(workgroup[0], 256) || !ok(workgroup[1], 256) || workgroup[0] * workgroup[1] > 256) {
