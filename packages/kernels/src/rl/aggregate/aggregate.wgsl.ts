@@ -3,7 +3,7 @@
 //
 // Shapes: values [B, T] f32, mask [B, T] u32, scales [B] f32, partials [1, P] f32.
 
-import { REDUCE_WORKGROUP, treeSumWgsl } from '../common/reduce.wgsl.ts';
+import { partialSumsWgsl, REDUCE_WORKGROUP } from '../common/reduce.wgsl.ts';
 
 export function aggregateWgsl(): string {
   return /* wgsl */ `
@@ -13,15 +13,16 @@ struct Params { N: u32, T: u32 }
 @group(0) @binding(2) var<storage, read> scales: array<f32>;
 @group(0) @binding(3) var<storage, read_write> partials: array<f32>;
 @group(0) @binding(4) var<uniform> p: Params;
-${treeSumWgsl(1)}
+${partialSumsWgsl(1)}
 @compute @workgroup_size(${REDUCE_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = flatIndex(wid, nwg, lid);
-  var v = 0.0;
-  if (i < p.N && mask[i] != 0u) { v = scales[i / p.T] * values[i]; }
-  red[lid] = v;
-  treeSum(lid);
-  writePartials(lid, wid, nwg);
+  var acc: array<f32, 1>;
+  for (var c = 0u; c < ITEMS; c++) {
+    let i = elementIndex(wid, nwg, lid, c);
+    if (i >= p.N) { break; }
+    if (mask[i] != 0u) { acc[0] += scales[i / p.T] * values[i]; }
+  }
+  writePartials(&acc, wid, nwg, lid);
 }
 `;
 }

@@ -1,25 +1,25 @@
 // Launch helpers for the two-stage sums of reduce.wgsl.ts.
 //
-// Shapes: N elements reduced; P = partialCount(N) workgroups in stage 1; partials [K, P] f32.
+// Shapes: N elements reduced; P = partialCount(N) invocations in stage 1; partials [K, P] f32.
 
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
 import { checkTensor } from './checks.ts';
-import { finalSumsWgsl, REDUCE_WORKGROUP } from './reduce.wgsl.ts';
+import { finalSumsWgsl, REDUCE_ITEMS, REDUCE_WORKGROUP } from './reduce.wgsl.ts';
 
-/** Workgroups [x, y] for one invocation per element (2-D once past the 65535-per-dimension limit). */
+/** Workgroups [x, y] for REDUCE_ITEMS elements per invocation (2-D once past 65535 per dimension). */
 export function reduceGrid(gpu: Gpu, n: number): [number, number] {
   const limit = gpu.device.limits.maxComputeWorkgroupsPerDimension;
-  const groups = Math.max(1, Math.ceil(n / REDUCE_WORKGROUP));
+  const groups = Math.max(1, Math.ceil(n / (REDUCE_WORKGROUP * REDUCE_ITEMS)));
   if (groups <= limit) return [groups, 1];
   const y = Math.ceil(groups / limit);
   return [Math.ceil(groups / y), y];
 }
 
-/** P: how many partial sums stage 1 writes per term for `n` elements (the grid's x·y). */
+/** P: how many partial sums stage 1 writes per term for `n` elements (one per invocation). */
 export function partialCount(gpu: Gpu, n: number): number {
   const [x, y] = reduceGrid(gpu, n);
-  return x * y;
+  return x * y * REDUCE_WORKGROUP;
 }
 
 /** Elements a partials tensor needs for `terms` sums over `n` elements. */

@@ -2,14 +2,14 @@
 // computes the loss L_t and its derivative dL_t/dx_t from a few [B, T] inputs, writes
 //   loss[i] = m·L_t                          (per-token values, for logging and explanations)
 //   grad[i] (= or +=) coef·m·scale[b]·dL_t/dx_t   (gradient of the AGGREGATED loss: ready for backward)
-// and sums, fused into the same pass (stage 1 of reduce.wgsl.ts), the terms
+// and sums, fused into the same pass (stage 1 of reduce.wgsl.ts: REDUCE_ITEMS tokens per invocation), the terms
 //   [Σ m·scale·L,  flag sums…,  Σ m]          → the aggregated loss, flag counts and the token count.
 // Masked positions are never read, so garbage there cannot leak (trl#7024).
 //
 // Shapes: inputs [B, T] f32 each; mask [B, T] u32; scales [B] f32; loss, grad [B, T] f32;
 // partials [K, P] f32 with K = flags + 2.
 
-import { REDUCE_WORKGROUP, treeSumWgsl } from './reduce.wgsl.ts';
+import { partialSumsWgsl, REDUCE_WORKGROUP } from './reduce.wgsl.ts';
 
 export interface TokenLossSpec {
   /** Names of the [B, T] f32 inputs, bound in this order from binding 0. */
@@ -31,7 +31,7 @@ export function tokenLossWgsl(spec: TokenLossSpec): string {
   const k = spec.inputs.length;
   const terms = spec.flags.length + 2;
   const inputs = spec.inputs.map((name, j) => `@group(0) @binding(${j}) var<storage, read> ${name}: array<f32>;`).join('\n');
-  const flagTerms = spec.flags.map((f, j) => `red[${j + 1}u * WG + lid] = ${f};`).join(' ');
+  const flagTerms = spec.flags.map((f, j) => `acc[${j + 1}] += ${f};`).join(' ');
   const gradWrite = spec.accumulate ? 'grad[i] += p.coef * w * dvalue;' : 'grad[i] = p.coef * w * dvalue;';
   const maskedGrad = spec.accumulate ? '' : 'grad[i] = 0.0;';
   return /* wgsl */ `
@@ -43,28 +43,28 @@ ${inputs}
 @group(0) @binding(${k + 3}) var<storage, read_write> grad: array<f32>;
 @group(0) @binding(${k + 4}) var<storage, read_write> partials: array<f32>;
 @group(0) @binding(${k + 5}) var<uniform> p: Params;
-${treeSumWgsl(terms)}
+${partialSumsWgsl(terms)}
 ${spec.helpers ?? ''}
 @compute @workgroup_size(${REDUCE_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = flatIndex(wid, nwg, lid);
-  for (var k = 0u; k < TERMS; k++) { red[k * WG + lid] = 0.0; }
-  if (i < p.N) {
+  var acc: array<f32, ${terms}>;
+  for (var c = 0u; c < ITEMS; c++) {
+    let i = elementIndex(wid, nwg, lid, c);
+    if (i >= p.N) { break; }
     if (mask[i] == 0u) {
       loss[i] = 0.0;
       ${maskedGrad}
-    } else {
-      let w = scales[i / p.T];
-${spec.body}
-      loss[i] = value;
-      ${gradWrite}
-      red[lid] = w * value;
-      ${flagTerms}
-      red[${terms - 1}u * WG + lid] = 1.0;
+      continue;
     }
+    let w = scales[i / p.T];
+${spec.body}
+    loss[i] = value;
+    ${gradWrite}
+    acc[0] += w * value;
+    ${flagTerms}
+    acc[${terms - 1}] += 1.0;
   }
-  treeSum(lid);
-  writePartials(lid, wid, nwg);
+  writePartials(&acc, wid, nwg, lid);
 }
 `;
 }

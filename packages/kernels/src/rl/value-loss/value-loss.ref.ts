@@ -7,7 +7,8 @@
 
 export function tokenValueLossRef(V: number, Vold: number, R: number, clip: number | undefined): { value: number; dvalue: number; clipped: boolean } {
   const e1 = V - R;
-  if (clip === undefined) return { value: 0.5 * e1 * e1, dvalue: e1, clipped: false };
+  // Inside the clip range V_clip = V exactly (V_old + (V − V_old) may round away from V).
+  if (clip === undefined || Math.abs(V - Vold) <= clip) return { value: 0.5 * e1 * e1, dvalue: e1, clipped: false };
   const e2 = Vold + Math.min(clip, Math.max(-clip, V - Vold)) - R;
   if (e2 * e2 > e1 * e1) return { value: 0.5 * e2 * e2, dvalue: 0, clipped: true };
   return { value: 0.5 * e1 * e1, dvalue: e1, clipped: false };

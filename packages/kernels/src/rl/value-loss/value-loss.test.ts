@@ -47,6 +47,23 @@ describe('clipped value loss', () => {
     expect(got.clipFraction).toBe(0.5);
   });
 
+  it('inside the clip range no token is clipped, though V_old + (V − V_old) rounds away from V in f32', async () => {
+    const gpu = await testGpu();
+    const N = 4096;
+    const oldValues = rng.uniformArray(N, -3, 3);
+    const values = oldValues.map((v) => v + (rng.next() - 0.5) * 0.39); // |V − V_old| < 0.2
+    const returns = rng.uniformArray(N, -3, 3);
+    let rounded = 0;
+    for (let i = 0; i < N; i++) if (Math.fround(oldValues[i] + Math.fround(values[i] - oldValues[i])) !== values[i]) rounded++;
+    expect(rounded).toBeGreaterThan(0); // the hazard is present in this data
+    const got = await valueLoss(gpu, { values, oldValues, returns, mask: new Uint32Array(N).fill(1) }, { B: 1, T: N, clip: 0.2 });
+    expect(got.clipFraction).toBe(0);
+    expect(got.grad).toBeAllClose(
+      Array.from(values, (v, i) => (v - returns[i]) / N),
+      { atol: 1e-9, rtol: 1e-5 },
+    );
+  });
+
   it('bad input throws a RangeError naming the argument', async () => {
     const gpu = await testGpu();
     const c = { values: new Float32Array(2), oldValues: new Float32Array(2), returns: new Float32Array(2), mask: Uint32Array.of(1, 1) };

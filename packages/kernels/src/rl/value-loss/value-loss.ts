@@ -21,8 +21,11 @@ const VALUE_LOSS: TokenLossSpec = {
       var value = 0.5 * e1 * e1;
       var dvalue = e1;
       var clipped = 0.0;
-      if (p.h1 > 0.0) {
-        let e2 = oldValues[i] + clamp(values[i] - oldValues[i], -p.h0, p.h0) - returns[i];
+      // Inside the clip range V_clip is V itself; computing it as V_old + (V − V_old) would round
+      // to a slightly different number and could flip the strict comparison, zeroing a live gradient.
+      let dv = values[i] - oldValues[i];
+      if (p.h1 > 0.0 && abs(dv) > p.h0) {
+        let e2 = oldValues[i] + clamp(dv, -p.h0, p.h0) - returns[i];
         if (e2 * e2 > e1 * e1) {
           value = 0.5 * e2 * e2;
           dvalue = 0.0;

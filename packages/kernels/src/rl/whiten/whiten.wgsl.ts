@@ -8,7 +8,7 @@
 // Shapes: values [N] f32, mask [N] u32, partials [2, P] f32, stats [6] f32
 // (Σmx, n, Σd, Σd², then mean and variance written by `apply` for logging), out [N] f32.
 
-import { REDUCE_WORKGROUP, treeSumWgsl } from '../common/reduce.wgsl.ts';
+import { partialSumsWgsl, REDUCE_ITEMS, REDUCE_WORKGROUP } from '../common/reduce.wgsl.ts';
 
 const BINDINGS = /* wgsl */ `
 struct Params { N: u32, eps: f32 }
@@ -18,23 +18,24 @@ struct Params { N: u32, eps: f32 }
 `;
 
 export function whitenSumsWgsl(pass: 1 | 2): string {
-  const terms = pass === 1 ? 'red[lid] = x; red[WG + lid] = 1.0;' : 'let d = x - stats[0] / max(stats[1], 1.0); red[lid] = d; red[WG + lid] = d * d;';
+  const terms = pass === 1 ? 'acc[0] += x; acc[1] += 1.0;' : 'let d = x - mu; acc[0] += d; acc[1] += d * d;';
   return /* wgsl */ `${BINDINGS}
 @group(0) @binding(2) var<storage, read> stats: array<f32>;
 @group(0) @binding(3) var<storage, read_write> partials: array<f32>;
-${treeSumWgsl(2)}
+${partialSumsWgsl(2)}
 @compute @workgroup_size(${REDUCE_WORKGROUP})
 fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = flatIndex(wid, nwg, lid);
-  red[lid] = 0.0;
-  red[WG + lid] = 0.0;
-  _ = stats[0];
-  if (i < p.N && mask[i] != 0u) {
+  var acc: array<f32, 2>;
+  let mu = stats[0] / max(stats[1], 1.0);
+  for (var c = 0u; c < ITEMS; c++) {
+    let i = elementIndex(wid, nwg, lid, c);
+    if (i >= p.N) { break; }
+    if (mask[i] == 0u) { continue; }
     let x = values[i];
     ${terms}
   }
-  treeSum(lid);
-  writePartials(lid, wid, nwg);
+  _ = mu;
+  writePartials(&acc, wid, nwg, lid);
 }
 `;
 }
@@ -44,20 +45,23 @@ export function whitenApplyWgsl(): string {
 @group(0) @binding(2) var<storage, read_write> stats: array<f32>;
 @group(0) @binding(3) var<storage, read_write> out: array<f32>;
 @compute @workgroup_size(${REDUCE_WORKGROUP})
-fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = gid.x + gid.y * nwg.x * ${REDUCE_WORKGROUP}u;
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let n = stats[1];
   let mu = stats[0] / max(n, 1.0);
   let shift = stats[2] / max(n, 1.0);
   var variance = 0.0;
   if (n > 1.0) { variance = max(0.0, (stats[3] - stats[2] * shift) / (n - 1.0)); }
-  if (i == 0u) {
+  let scale = inverseSqrt(variance + p.eps);
+  let first = (wid.x + wid.y * nwg.x) * ${REDUCE_WORKGROUP * REDUCE_ITEMS}u + lid;
+  if (first == 0u) {
     stats[4] = mu + shift;
     stats[5] = variance;
   }
-  if (i >= p.N) { return; }
-  if (mask[i] == 0u) { out[i] = 0.0; return; }
-  out[i] = ((values[i] - mu) - shift) * inverseSqrt(variance + p.eps);
+  for (var c = 0u; c < ${REDUCE_ITEMS}u; c++) {
+    let i = first + c * ${REDUCE_WORKGROUP}u;
+    if (i >= p.N) { break; }
+    out[i] = select(0.0, ((values[i] - mu) - shift) * scale, mask[i] != 0u);
+  }
 }
 `;
 }
