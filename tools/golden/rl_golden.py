@@ -16,9 +16,9 @@ TRL), with autograd for the gradients, independently of the TypeScript reference
             so the "no gradient into z0" check can fail)
   groups    GRPO (torch.std, unbiased, eps 1e-6), Dr.GRPO, RLOO
 
-Regenerate (one command, from the repository root, under a second):
+Regenerate (from the repository root, a few seconds; `pnpm golden` should run every script here):
 
-    pnpm golden:rl          # = python3 tools/golden/rl_golden.py, with a python3 that has torch
+    python3 tools/golden/rl_golden.py          # a python3 that has torch (here: /usr/bin/python3)
 
 The output is deterministic (fixed seed, float64). Inputs are rounded to float32 so the GPU sees
 exactly the fixture's numbers. Bump FIXTURE_VERSION (and the file name) when the format changes.
