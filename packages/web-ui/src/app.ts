@@ -1,0 +1,270 @@
+// The page: header with the run badge, banners, the run picker, and four views. It only renders:
+// every computation, parse and storage call goes to the engine worker.
+
+import { DEFAULT_PRESET } from '@horizon/core';
+import { proxy } from 'comlink';
+import { h } from 'preact';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { DeviceStatus, RunSummary, RunView } from './engine/api.ts';
+import type { EngineHandle } from './engine/client.ts';
+import { loggedRunState } from './state/run-state.ts';
+import { formatUrlState, parseUrlState, type UrlState, VIEWS, type ViewName } from './state/url-state.ts';
+import { type Banner, Banners } from './views/banners.ts';
+import { Completions } from './views/completions.ts';
+import { Dashboard } from './views/dashboard.ts';
+import { GaeWalkthrough } from './views/gae-view.ts';
+import { Playground } from './views/playground.ts';
+import { ReplayOpen } from './views/replay-open.ts';
+import { RunBadge } from './views/run-badge.ts';
+
+const TITLES: Record<ViewName, string> = { dashboard: 'Dashboard', completions: 'Completions', playground: 'Playground', gae: 'GAE walkthrough' };
+
+const NO_WEBGPU_TEXT =
+  'Live training runs the kernels on WebGPU, and this browser gives the page no WebGPU device. Replays, the dashboard and the token strips work without it; the GAE walkthrough uses the float64 reference on the CPU instead of the kernel.';
+
+type Bundled = { state: 'loading' } | { state: 'absent' } | { state: 'ready'; run: RunView } | { state: 'error'; message: string };
+
+const message = (error: unknown) => String((error as Error)?.message ?? error);
+
+function useBanners() {
+  const [banners, setBanners] = useState<Banner[]>([]);
+  const show = useCallback((banner: Banner) => setBanners((all) => [...all.filter((b) => b.id !== banner.id), banner]), []);
+  const dismiss = useCallback((id: string) => setBanners((all) => all.filter((b) => b.id !== id)), []);
+  return { banners, show, dismiss };
+}
+
+function EmptyRun({ bundled }: { bundled: Bundled }) {
+  return h(
+    'div',
+    { class: 'empty', 'data-testid': 'empty-state' },
+    h('h2', null, 'No run to show yet'),
+    bundled.state === 'error'
+      ? h('p', { class: 'error' }, `The replay that ships with this page could not be read: ${bundled.message}`)
+      : h(
+          'p',
+          null,
+          'A small replay of a real ',
+          h('code', null, 'horizon train'),
+          ' run will ship with this page; it is not there yet. Open the ',
+          h('code', null, 'metrics.jsonl'),
+          ' and ',
+          h('code', null, 'samples.jsonl'),
+          ' of a run directory (',
+          h('code', null, 'runs/<recipe>-<time>/'),
+          ') to browse it here. The GAE walkthrough and the playground work without a run.',
+        ),
+  );
+}
+
+function RunPicker(props: { runs: RunSummary[]; bundled: Bundled; current: RunView | null; onPick: (id: string) => void; onDelete: (id: string) => void }) {
+  const { runs, bundled, current } = props;
+  const options = [...(bundled.state === 'ready' ? [bundled.run.summary] : []), ...runs];
+  if (options.length === 0) return null;
+  return h(
+    'div',
+    { class: 'run-picker' },
+    h(
+      'label',
+      null,
+      'Run ',
+      h(
+        'select',
+        { name: 'run', value: current?.summary.id ?? '', onChange: (e: Event) => props.onPick((e.target as HTMLSelectElement).value) },
+        current ? null : h('option', { value: '' }, '—'),
+        options.map((r) =>
+          h(
+            'option',
+            { key: r.id, value: r.id },
+            `${r.name} · ${r.source === 'bundled' ? 'shipped replay' : new Date(r.createdAt).toLocaleString()} · ${r.metricsRows} rows`,
+          ),
+        ),
+      ),
+    ),
+    current && current.summary.source !== 'bundled'
+      ? h('button', { type: 'button', onClick: () => props.onDelete(current.summary.id), title: 'Delete this run from this browser' }, 'Delete')
+      : null,
+    current ? h('span', { class: 'note', 'data-testid': 'run-origin' }, current.summary.origin) : null,
+  );
+}
+
+export function App({ engine }: { engine: EngineHandle }) {
+  const [url, setUrl] = useState<UrlState>(() => parseUrlState(location.href, DEFAULT_PRESET));
+  const [device, setDevice] = useState<DeviceStatus | null>(null);
+  const [runs, setRuns] = useState<RunSummary[] | null>(null);
+  const [bundled, setBundled] = useState<Bundled>({ state: 'loading' });
+  const [current, setCurrent] = useState<RunView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [replayNote, setReplayNote] = useState<{ error: boolean; text: string } | null>(null);
+  const { banners, show: showBanner, dismiss } = useBanners();
+
+  const navigate = useCallback((patch: Partial<UrlState>, push = false) => {
+    setUrl((old) => {
+      const next = { ...old, ...patch };
+      const href = formatUrlState(location.href, next);
+      if (push) history.pushState(null, '', href);
+      else history.replaceState(null, '', href);
+      return next;
+    });
+  }, []);
+
+  const storageBanner = useCallback((text: string) => showBanner({ id: 'storage', tone: 'error', title: 'Saved runs:', text }), [showBanner]);
+
+  useEffect(() => {
+    const noWebGpu = (line: string, remedy: string) =>
+      showBanner({ id: 'no-webgpu', tone: 'warn', title: 'No WebGPU.', text: `${NO_WEBGPU_TEXT} (${line}) ${remedy}`.trim() });
+    // The page's own navigator tells at once; the worker's attempt to open a device adds the remedy.
+    const pageHasGpu = 'gpu' in navigator;
+    if (!pageHasGpu) noWebGpu('this browser exposes no navigator.gpu', '');
+    engine.onNotice(proxy((n) => storageBanner(n.message)));
+    engine.device().then(
+      (status) => {
+        setDevice(status);
+        if (status.kind === 'none') noWebGpu(pageHasGpu ? status.line : 'this browser exposes no navigator.gpu', status.remedy);
+      },
+      (error) => showBanner({ id: 'device', tone: 'error', title: 'GPU error:', text: message(error) }),
+    );
+    engine.bundledReplay(new URL('replay/manifest.json', document.baseURI).href).then(
+      (run) => setBundled(run ? { state: 'ready', run } : { state: 'absent' }),
+      (error) => setBundled({ state: 'error', message: message(error) }),
+    );
+    engine.listRuns().then(setRuns, (error) => {
+      setRuns([]);
+      storageBanner(message(error));
+    });
+    const onPop = () => setUrl(parseUrlState(location.href, DEFAULT_PRESET));
+    addEventListener('popstate', onPop);
+    addEventListener('hashchange', onPop);
+    return () => {
+      removeEventListener('popstate', onPop);
+      removeEventListener('hashchange', onPop);
+    };
+  }, [engine, showBanner, storageBanner]);
+
+  const shownId = useRef<string | undefined>(undefined);
+  const show = useCallback((run: RunView) => {
+    shownId.current = run.summary.id;
+    setCurrent(run);
+  }, []);
+  const showById = useCallback(
+    (id: string) => {
+      if (id === shownId.current) return;
+      if (id === 'bundled') {
+        if (bundled.state === 'ready') show(bundled.run);
+        return;
+      }
+      shownId.current = id;
+      engine.loadRun(id).then(show, (error) => storageBanner(message(error)));
+    },
+    [engine, bundled, show, storageBanner],
+  );
+
+  // At start: the run in the URL, else the newest saved run, else the shipped replay. Later, only
+  // a change of ?run= (a pick, back/forward) switches runs: an unsaved import stays on screen.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || runs === null || bundled.state === 'loading') return;
+    started.current = true;
+    const first = url.run ?? runs[0]?.id ?? (bundled.state === 'ready' ? 'bundled' : undefined);
+    if (first !== undefined) showById(first);
+  }, [runs, bundled, url.run, showById]);
+  useEffect(() => {
+    if (started.current && url.run !== undefined) showById(url.run);
+  }, [url.run, showById]);
+
+  const openFiles = async (files: File[]) => {
+    setBusy(true);
+    setReplayNote(null);
+    try {
+      const outcome = await engine.importReplay(files.map((file) => ({ name: file.name, file })));
+      show(outcome.run);
+      if (outcome.storageProblem) storageBanner(`${outcome.storageProblem} The run is shown but will be gone after a reload.`);
+      else {
+        navigate({ run: outcome.run.summary.id });
+        setRuns(await engine.listRuns());
+      }
+      setReplayNote(outcome.remarks.length ? { error: false, text: outcome.remarks.join(' ') } : null);
+    } catch (error) {
+      setReplayNote({ error: true, text: message(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const deleteRun = async (id: string) => {
+    try {
+      await engine.deleteRun(id);
+      const left = await engine.listRuns();
+      shownId.current = undefined;
+      setCurrent(null);
+      setRuns(left);
+      const next = left[0]?.id ?? (bundled.state === 'ready' ? 'bundled' : undefined);
+      navigate({ run: next });
+    } catch (error) {
+      storageBanner(message(error));
+    }
+  };
+
+  const badge = useMemo(() => loggedRunState(current?.records), [current]);
+  const choice = useMemo(() => ({ recipe: url.recipe, seed: url.seed, sets: url.sets }), [url.recipe, url.seed, url.sets]);
+  const needsRun = url.view === 'dashboard' || url.view === 'completions';
+
+  return h(
+    'div',
+    { class: 'app' },
+    h(
+      'header',
+      { class: 'top' },
+      h('h1', null, 'Horizon'),
+      h('span', { class: 'tagline' }, 'agentic RL for small language models, on WebGPU'),
+      h('span', { class: 'spacer' }),
+      current ? h('span', { class: 'run-name', 'data-testid': 'run-name' }, current.summary.name) : null,
+      h(RunBadge, { info: badge }),
+      h(
+        'span',
+        { class: 'device', title: device?.line ?? '', 'data-testid': 'device' },
+        device ? (device.kind === 'gpu' ? `GPU: ${device.line}` : 'no WebGPU') : 'GPU: starting…',
+      ),
+    ),
+    h(Banners, { banners, onDismiss: dismiss }),
+    h(
+      'nav',
+      { class: 'tabs', role: 'tablist' },
+      VIEWS.map((v) =>
+        h(
+          'a',
+          {
+            key: v,
+            href: `#${v}`,
+            role: 'tab',
+            'aria-selected': url.view === v,
+            onClick: (e: Event) => {
+              e.preventDefault();
+              navigate({ view: v }, true);
+            },
+          },
+          TITLES[v],
+        ),
+      ),
+    ),
+    needsRun
+      ? h(
+          'div',
+          { class: 'run-bar' },
+          h(RunPicker, { runs: runs ?? [], bundled, current, onPick: (id) => navigate({ run: id }), onDelete: deleteRun }),
+          h(ReplayOpen, { onFiles: openFiles, busy }),
+          replayNote
+            ? h('p', { class: replayNote.error ? 'error' : 'note', role: replayNote.error ? 'alert' : 'status', 'data-testid': 'replay-note' }, replayNote.text)
+            : null,
+        )
+      : null,
+    h(
+      'main',
+      null,
+      needsRun && !current ? h(EmptyRun, { bundled }) : null,
+      url.view === 'dashboard' && current ? h(Dashboard, { records: current.records }) : null,
+      url.view === 'completions' && current ? h(Completions, { samples: current.samples }) : null,
+      url.view === 'playground' ? h(Playground, { choice, onChange: (c) => navigate({ recipe: c.recipe, seed: c.seed, sets: c.sets }) }) : null,
+      url.view === 'gae' ? h(GaeWalkthrough, { engine }) : null,
+    ),
+  );
+}

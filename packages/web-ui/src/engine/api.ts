@@ -1,0 +1,118 @@
+// The contract between the page and the engine worker. The page only renders: it calls these
+// methods through comlink and draws what comes back; the worker owns the WebGPU device, the kernels
+// and IndexedDB. Everything crossing the boundary is structured-cloneable plain data.
+//
+// Live training joins this interface without changing the page's structure: `startTraining(recipe,
+// listener)`, `pause()`, `step()`, `runN(n)` and `reset()` are added next to `gae`, and the worker
+// pushes `RunUpdate` batches (metrics rows, samples, run state) to a `comlink.proxy` listener the
+// way it pushes storage notices today, batched, a few times a second at most. The page keeps one
+// `RunView` per run and appends to it, whether the rows come from a replay, from IndexedDB after a
+// reload, or from the trainer.
+
+import type { MetricsRecord, SampleRecord } from '@horizon/core';
+
+/** A samples.jsonl record with its channels decoded to numbers ("NaN" strings become NaN). */
+export interface ReplaySample extends Omit<SampleRecord, 'channels'> {
+  /** Per-token channels (advantage, value, ratio, kl, logprob, …), each aligned with `tokens`. */
+  channels: Record<string, number[]>;
+}
+
+/** Which device computed something, for the label next to the numbers. */
+export interface DeviceStatus {
+  /** 'gpu': a WebGPU device is open; 'none': this browser has none (`reason` says why). */
+  kind: 'gpu' | 'none';
+  /** One line: adapter, backend and runtime, or why there is no device. */
+  line: string;
+  /** What to do about a missing device; empty when there is one. */
+  remedy: string;
+}
+
+/** GAE walkthrough request: the sliders and toggles. */
+export interface GaeRequest {
+  gamma: number;
+  lambda: number;
+  /** Outcome reward on the last action token: 1 = correct answer, 0 = wrong. */
+  outcome: number;
+}
+
+/** One computed walkthrough; arrays are [T], aligned with the trajectory's tokens. */
+export interface GaeAnswer {
+  request: GaeRequest;
+  /** r_t as the kernel received it. */
+  rewards: number[];
+  /** V_t as the kernel received it (observation and prompt values are never read). */
+  values: number[];
+  /** 1 on action tokens. */
+  actionMask: number[];
+  /** δ_t: the same kernel with λ = 0 (then A_t = δ_t); 0 off the action mask. */
+  deltas: number[];
+  /** A_t with the requested λ; 0 off the action mask. */
+  advantages: number[];
+  /** R̂_t = A_t + V_t; 0 off the action mask. */
+  returns: number[];
+  /** 'gpu' when the WGSL kernel computed it, 'cpu' for the float64 reference (no WebGPU). */
+  computedOn: 'gpu' | 'cpu';
+  /** The device line, or why the CPU reference was used. */
+  deviceLine: string;
+  /** Worker-side wall time of the computation, ms (kernel dispatch and readback included). */
+  millis: number;
+}
+
+/** A run as the UI lists it. */
+export interface RunSummary {
+  id: string;
+  name: string;
+  /** 'replay': opened from files; 'bundled': the replay shipped with the app (never stored). */
+  source: 'replay' | 'bundled';
+  /** Where it came from: the file names, or the bundled replay's description. */
+  origin: string;
+  createdAt: number;
+  metricsRows: number;
+  samples: number;
+}
+
+/** Everything the views draw for one run. */
+export interface RunView {
+  summary: RunSummary;
+  /** The resolved recipe from the metrics.jsonl header (as saved; not re-validated). */
+  recipe: Record<string, unknown>;
+  records: MetricsRecord[];
+  samples: ReplaySample[];
+}
+
+/** A file handed to the engine: its name and text (the page reads File objects lazily in the worker). */
+export interface ReplayFile {
+  name: string;
+  file: Blob;
+}
+
+export interface ImportOutcome {
+  run: RunView;
+  /** Why the run could not be saved to IndexedDB (quota, blocked upgrade…); absent when it was saved. */
+  storageProblem?: string;
+  /** Non-fatal remarks about the files (a torn last line, a missing samples file). */
+  remarks: string[];
+}
+
+/** Something the worker tells the page without being asked (a storage event in another tab). */
+export interface Notice {
+  kind: 'storage';
+  message: string;
+}
+
+export interface EngineApi {
+  /** Opens the WebGPU device on first use; later calls return the same status. */
+  device(): Promise<DeviceStatus>;
+  /** GAE over the walkthrough trajectory, on the GPU kernel when there is a device. */
+  gae(request: GaeRequest): Promise<GaeAnswer>;
+  /** Parses replay files (metrics.jsonl, samples.jsonl), shows them, and saves them as a run. */
+  importReplay(files: ReplayFile[]): Promise<ImportOutcome>;
+  /** The replay shipped under `public/replay/` (manifest at `manifestUrl`), or null if none ships. */
+  bundledReplay(manifestUrl: string): Promise<RunView | null>;
+  /** Runs saved in this browser, newest first. */
+  listRuns(): Promise<RunSummary[]>;
+  loadRun(id: string): Promise<RunView>;
+  deleteRun(id: string): Promise<void>;
+  /** Registers the page's listener for notices (pass it through `comlink.proxy`). */
+  onNotice(listener: (notice: Notice) => void): Promise<void>;
+}

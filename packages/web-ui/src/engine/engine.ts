@@ -1,0 +1,129 @@
+// The engine behind the worker boundary: owns the WebGPU device (opened once, on first use), runs
+// the kernels, parses replays and keeps runs in IndexedDB. Nothing here touches the DOM.
+
+import { type DeviceReport, type Gpu, isGpuError } from '@horizon/kernels';
+import { acquireNavigatorGpu } from '@horizon/kernels/navigator';
+import { RunStore } from '../storage/runs.ts';
+import type { DeviceStatus, EngineApi, GaeAnswer, GaeRequest, ImportOutcome, Notice, ReplayFile, RunSummary, RunView } from './api.ts';
+import { computeWalkthrough } from './gae-walkthrough.ts';
+import { type ParsedReplay, parseReplay } from './replay-parse.ts';
+
+/** The bundled replay's manifest (`public/replay/manifest.json`). */
+export interface ReplayManifest {
+  format: 'horizon.replay/1';
+  /** Shown in the runs list, e.g. "tiny (PPO, 4 iterations)". */
+  name: string;
+  /** How the run was made, e.g. "pnpm horizon train --recipe tiny, commit abc1234". */
+  origin: string;
+  /** File names relative to the manifest. */
+  metrics: string;
+  samples?: string;
+}
+
+/** Short device label: adapter, backend, and whether it is software. */
+export function deviceLabel(report: DeviceReport): string {
+  const name = [report.vendor, report.architecture, report.description].filter(Boolean).join(' / ') || 'unnamed adapter';
+  return `${name} via ${report.backend} (${report.isSoftware ? 'software device' : 'hardware GPU'})`;
+}
+
+function viewOf(parsed: ParsedReplay, summary: Omit<RunSummary, 'metricsRows' | 'samples'>): RunView {
+  return {
+    summary: { ...summary, metricsRows: parsed.metrics.records.length, samples: parsed.samples.length },
+    recipe: parsed.metrics.header.recipe,
+    records: parsed.metrics.records,
+    samples: parsed.samples,
+  };
+}
+
+const recipeName = (parsed: ParsedReplay): string =>
+  typeof parsed.metrics.header.recipe.name === 'string' ? parsed.metrics.header.recipe.name : 'unnamed run';
+
+export class Engine implements EngineApi {
+  private opened: Promise<{ gpu: Gpu | null; status: DeviceStatus }> | undefined;
+  private readonly listeners: ((notice: Notice) => void)[] = [];
+  private readonly pending: Notice[] = [];
+  private readonly store: RunStore;
+
+  constructor(dbName?: string) {
+    this.store = new RunStore((message) => this.emit({ kind: 'storage', message }), dbName);
+  }
+
+  private emit(notice: Notice): void {
+    if (this.listeners.length === 0) this.pending.push(notice);
+    for (const listener of this.listeners) listener(notice);
+  }
+
+  async onNotice(listener: (notice: Notice) => void): Promise<void> {
+    this.listeners.push(listener);
+    for (const notice of this.pending.splice(0)) listener(notice);
+  }
+
+  private openDevice(): Promise<{ gpu: Gpu | null; status: DeviceStatus }> {
+    this.opened ??= acquireNavigatorGpu().then(
+      (gpu) => ({ gpu, status: { kind: 'gpu', line: deviceLabel(gpu.report), remedy: '' } as DeviceStatus }),
+      (error: unknown) => {
+        if (!isGpuError(error)) throw error;
+        return { gpu: null, status: { kind: 'none', line: error.message.replace(error.remedy, '').trim(), remedy: error.remedy } as DeviceStatus };
+      },
+    );
+    return this.opened;
+  }
+
+  async device(): Promise<DeviceStatus> {
+    return (await this.openDevice()).status;
+  }
+
+  async gae(request: GaeRequest): Promise<GaeAnswer> {
+    const { gpu, status } = await this.openDevice();
+    const line = gpu ? status.line : `float64 reference on the CPU — no WebGPU device: ${status.line}`;
+    return computeWalkthrough(gpu, request, line);
+  }
+
+  async importReplay(files: ReplayFile[]): Promise<ImportOutcome> {
+    const texts = await Promise.all(files.map(async (f) => ({ name: f.name, text: await f.file.text() })));
+    const parsed = parseReplay(texts);
+    const run = viewOf(parsed, {
+      id: crypto.randomUUID(),
+      name: recipeName(parsed),
+      source: 'replay',
+      origin: files.map((f) => f.name).join(' + '),
+      createdAt: Date.now(),
+    });
+    try {
+      await this.store.saveRun(run.summary, run.recipe, run.records, run.samples);
+      return { run, remarks: parsed.remarks };
+    } catch (error) {
+      return { run, remarks: parsed.remarks, storageProblem: (error as Error).message };
+    }
+  }
+
+  async bundledReplay(manifestUrl: string): Promise<RunView | null> {
+    const response = await fetch(manifestUrl);
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error(`The bundled replay's manifest (${manifestUrl}) answered HTTP ${response.status}.`);
+    const manifest = (await response.json()) as ReplayManifest;
+    if (manifest.format !== 'horizon.replay/1' || typeof manifest.metrics !== 'string')
+      throw new Error(`The bundled replay's manifest (${manifestUrl}) is not a horizon.replay/1 manifest.`);
+    const names = [manifest.metrics, ...(manifest.samples ? [manifest.samples] : [])];
+    const texts = await Promise.all(
+      names.map(async (name) => {
+        const file = await fetch(new URL(name, manifestUrl));
+        if (!file.ok) throw new Error(`The bundled replay lists ${name}, but fetching it answered HTTP ${file.status}.`);
+        return { name, text: await file.text() };
+      }),
+    );
+    return viewOf(parseReplay(texts), { id: 'bundled', name: manifest.name, source: 'bundled', origin: manifest.origin, createdAt: 0 });
+  }
+
+  listRuns(): Promise<RunSummary[]> {
+    return this.store.listRuns();
+  }
+
+  loadRun(id: string): Promise<RunView> {
+    return this.store.loadRun(id);
+  }
+
+  deleteRun(id: string): Promise<void> {
+    return this.store.deleteRun(id);
+  }
+}

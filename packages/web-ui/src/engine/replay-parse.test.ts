@@ -1,0 +1,74 @@
+// Replay files as `horizon train` writes them (core's own formatters), and the damaged ones a user
+// may hand the page.
+
+import { formatHeaderLine, formatMetricsLine, formatSampleLine, resolveRecipe, type SampleRecord } from '@horizon/core';
+import { describe, expect, it } from 'vitest';
+import { classifyReplayTexts, parseReplay, parseSamplesLog } from './replay-parse.ts';
+
+const recipe = resolveRecipe({ preset: 'tiny' }).recipe;
+const metricsText =
+  formatHeaderLine(recipe) +
+  formatMetricsLine({ phase: 'rl', step: 0, time_s: 1, metrics: { 'rollout/reward': 0.25 } }) +
+  formatMetricsLine({ phase: 'rl', step: 1, time_s: 2, metrics: { 'rollout/reward': 0.5, 'policy/kl': Number.NaN } });
+
+const sample: SampleRecord = {
+  phase: 'rl',
+  step: 1,
+  rolloutId: 3,
+  groupId: 1,
+  seed: 7,
+  prompt: '1+2=',
+  turns: [{ action: '3', ending: 'eos' }],
+  reward: 1,
+  done: true,
+  tokens: [1, 2, 3, 4, 5, 6],
+  pieces: ['1', '+', '2', '=', '3', '<eos>'],
+  roles: 'ppppaa',
+  channels: { advantage: [0, 0, 0, 0, 0.5, Number.NaN] },
+};
+
+describe('replay parsing', () => {
+  it('reads metrics and samples, decoding NaN written as a string', () => {
+    const parsed = parseReplay([
+      { name: 'samples.jsonl', text: formatSampleLine(sample) },
+      { name: 'metrics.jsonl', text: metricsText },
+    ]);
+    expect(parsed.metrics.records.map((r) => r.metrics['rollout/reward'])).toEqual([0.25, 0.5]);
+    expect(parsed.metrics.records[1].metrics['policy/kl']).toBeNaN();
+    expect(parsed.samples).toHaveLength(1);
+    expect(parsed.samples[0].channels.advantage.slice(0, 5)).toEqual([0, 0, 0, 0, 0.5]);
+    expect(parsed.samples[0].channels.advantage[5]).toBeNaN();
+    expect(parsed.remarks).toEqual([]);
+  });
+
+  it('tells the files apart by content when the names do not say', () => {
+    const { metrics, samples } = classifyReplayTexts([
+      { name: 'a.jsonl', text: metricsText },
+      { name: 'b.jsonl', text: formatSampleLine(sample) },
+    ]);
+    expect(metrics?.name).toBe('a.jsonl');
+    expect(samples?.name).toBe('b.jsonl');
+    expect(() =>
+      classifyReplayTexts([
+        { name: 'metrics.jsonl', text: metricsText },
+        { name: 'metrics (1).jsonl', text: metricsText },
+      ]),
+    ).toThrow(/two metrics files/);
+  });
+
+  it('requires metrics.jsonl and remarks on a missing samples file or a torn last line', () => {
+    expect(() => parseReplay([{ name: 'samples.jsonl', text: formatSampleLine(sample) }])).toThrow(/no metrics.jsonl among samples.jsonl/);
+    const parsed = parseReplay([{ name: 'metrics.jsonl', text: `${metricsText}{"kind":"metr` }]);
+    expect(parsed.metrics.records).toHaveLength(2);
+    expect(parsed.remarks.join(' ')).toMatch(/last line was cut off.*No samples.jsonl/);
+  });
+
+  it('names the file and line of a damaged sample', () => {
+    const good = formatSampleLine(sample);
+    expect(() => parseSamplesLog(`${good}not json\n`, 'run/samples.jsonl')).toThrow(/run\/samples.jsonl line 2 is not valid JSON/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...sample, roles: 'pppp' }))).toThrow(/line 1 has roles "pppp", expected one of p\/a\/o per token \(6\)/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...sample, channels: { kl: [1, 2] } }))).toThrow(/channel "kl" with 2 values for 6 tokens/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...sample, step: -1 }))).toThrow(/has step -1/);
+    expect(parseSamplesLog(`${good}{"phase":`).tornTail).toBe(true);
+  });
+});

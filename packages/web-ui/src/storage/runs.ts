@@ -1,0 +1,94 @@
+// Saved runs: write a whole run in one transaction (all or nothing: a quota failure leaves no half
+// run behind), list, load and delete. Every failure is rethrown as a StorageError with a sentence
+// for the banner.
+
+import type { MetricsRecord } from '@horizon/core';
+import type { ReplaySample, RunSummary, RunView } from '../engine/api.ts';
+import { type Db, openHorizonDb, type RunRecord } from './db.ts';
+import { StorageError, toStorageError } from './errors.ts';
+
+const runRange = (id: string) => IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
+
+export class RunStore {
+  private db: Promise<Db> | undefined;
+  /** Set when the connection was closed for another tab's upgrade or by the browser; every later call fails with it. */
+  private closedBecause: string | undefined;
+
+  constructor(
+    private readonly notify: (message: string) => void,
+    private readonly name?: string,
+  ) {}
+
+  private open(): Promise<Db> {
+    if (this.closedBecause) return Promise.reject(new StorageError('closed', this.closedBecause));
+    this.db ??= openHorizonDb((message) => {
+      this.closedBecause = message;
+      this.notify(message);
+    }, this.name).catch((error: unknown) => {
+      this.db = undefined; // a later call may succeed (e.g. after the other tab closed)
+      throw error;
+    });
+    return this.db;
+  }
+
+  private async guard<T>(doing: string, work: (db: Db) => Promise<T>): Promise<T> {
+    const db = await this.open();
+    try {
+      return await work(db);
+    } catch (error) {
+      if (this.closedBecause) throw new StorageError('closed', this.closedBecause, { cause: error });
+      throw toStorageError(error, doing);
+    }
+  }
+
+  /** Saves a run with all its rows, atomically. */
+  async saveRun(summary: RunSummary, recipe: Record<string, unknown>, records: readonly MetricsRecord[], samples: readonly ReplaySample[]): Promise<void> {
+    await this.guard(`save run "${summary.name}"`, async (db) => {
+      const tx = db.transaction(['runs', 'metrics', 'samples'], 'readwrite');
+      const writes: Promise<unknown>[] = [tx.objectStore('runs').put({ ...summary, recipe } satisfies RunRecord)];
+      const metrics = tx.objectStore('metrics');
+      for (const [seq, record] of records.entries()) writes.push(metrics.put({ runId: summary.id, seq, record }));
+      const sampleStore = tx.objectStore('samples');
+      for (const [seq, sample] of samples.entries()) writes.push(sampleStore.put({ runId: summary.id, seq, sample }));
+      // Every request promise is awaited with tx.done, so an abort surfaces once, as tx.done's error.
+      const settled = await Promise.allSettled([...writes, tx.done]);
+      const failed = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult | undefined;
+      if (failed) throw tx.error ?? failed.reason;
+    });
+  }
+
+  /** Saved runs, newest first. */
+  async listRuns(): Promise<RunSummary[]> {
+    return this.guard('list saved runs', async (db) => {
+      const runs = await db.getAll('runs');
+      return runs.map(({ recipe: _recipe, ...summary }) => summary).sort((a, b) => b.createdAt - a.createdAt);
+    });
+  }
+
+  async loadRun(id: string): Promise<RunView> {
+    return this.guard(`load run ${id}`, async (db) => {
+      const tx = db.transaction(['runs', 'metrics', 'samples'], 'readonly');
+      const [run, metrics, samples] = await Promise.all([
+        tx.objectStore('runs').get(id),
+        tx.objectStore('metrics').getAll(runRange(id)),
+        tx.objectStore('samples').getAll(runRange(id)),
+        tx.done,
+      ]);
+      if (!run) throw new StorageError('other', `Run ${id} is not saved in this browser (it may have been deleted in another tab).`);
+      const { recipe, ...summary } = run;
+      return { summary, recipe, records: metrics.map((m) => m.record), samples: samples.map((s) => s.sample) };
+    });
+  }
+
+  async deleteRun(id: string): Promise<void> {
+    await this.guard(`delete run ${id}`, async (db) => {
+      const tx = db.transaction(['runs', 'metrics', 'samples'], 'readwrite');
+      await Promise.all([
+        tx.objectStore('runs').delete(id),
+        tx.objectStore('metrics').delete(runRange(id)),
+        tx.objectStore('samples').delete(runRange(id)),
+        tx.done,
+      ]);
+    });
+  }
+}

@@ -1,0 +1,134 @@
+// Completions table (UI.md §1, TRL #2772): one row per logged rollout with its token strip, reward
+// and ending; a channel picker colours every strip on one shared scale, so strips compare.
+
+import { h } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
+import type { ReplaySample } from '../engine/api.ts';
+import { CHANNEL_NAMES, CHANNELS, type ChannelName, divergingColor } from './colors.ts';
+import { fmt } from './format.ts';
+import { channelExtent, TokenCard, type TokenInfo, TokenStrip } from './token-strip.ts';
+
+const PAGE = 40;
+
+function Legend({ channel, extent }: { channel: ChannelName; extent: number }) {
+  const c = CHANNELS[channel];
+  const at = (t: number) => (c.log ? c.center * Math.exp(t * extent) : c.center + t * extent);
+  const stops = [-1, -0.5, 0, 0.5, 1];
+  return h(
+    'div',
+    { class: 'legend', 'aria-label': 'colour legend' },
+    h('span', { class: 'legend-bar', style: { background: `linear-gradient(to right, ${stops.map((t) => divergingColor(t)).join(', ')})` } }),
+    h(
+      'span',
+      { class: 'legend-ticks' },
+      stops.map((t) => h('span', { key: t }, fmt(at(t), 2))),
+    ),
+    h(
+      'span',
+      { class: 'legend-keys' },
+      h('span', { class: 'tok tok-action sign-pos', style: { background: divergingColor(0.8), color: '#fff' } }, `above ${fmt(c.center, 0)}`),
+      h('span', { class: 'tok tok-action sign-neg', style: { background: divergingColor(-0.8), color: '#fff' } }, `below ${fmt(c.center, 0)}`),
+      h('span', { class: 'tok tok-prompt' }, 'prompt'),
+      h('span', { class: 'tok tok-observation' }, 'observation'),
+      ' (not trained on)',
+    ),
+  );
+}
+
+export function Completions({ samples }: { samples: readonly ReplaySample[] }) {
+  const available = useMemo(() => CHANNEL_NAMES.filter((c) => samples.some((s) => s.channels[c])), [samples]);
+  const [chosen, setChosen] = useState<ChannelName>('advantage');
+  const channel = available.includes(chosen) ? chosen : (available[0] ?? 'advantage');
+  const steps = useMemo(() => [...new Set(samples.map((s) => s.step))].sort((a, b) => a - b), [samples]);
+  const [step, setStep] = useState<number | 'all'>('all');
+  const [page, setPage] = useState(0);
+  const [hover, setHover] = useState<TokenInfo | null>(null);
+  const shown = useMemo(() => samples.filter((s) => step === 'all' || s.step === step), [samples, step]);
+  const extent = useMemo(() => channelExtent(shown, channel), [shown, channel]);
+  const rows = shown.slice(page * PAGE, (page + 1) * PAGE);
+  const pages = Math.max(1, Math.ceil(shown.length / PAGE));
+
+  if (samples.length === 0) return h('p', { class: 'empty' }, 'This run has no samples.jsonl, so there are no completions to show.');
+  return h(
+    'section',
+    { class: 'completions', 'aria-label': 'Completions' },
+    h(
+      'div',
+      { class: 'toolbar' },
+      h(
+        'fieldset',
+        { class: 'channel-picker' },
+        h('legend', null, 'Colour tokens by'),
+        CHANNEL_NAMES.map((c) =>
+          h(
+            'label',
+            { key: c, class: available.includes(c) ? '' : 'disabled', title: available.includes(c) ? CHANNELS[c].label : 'not logged in this run' },
+            h('input', { type: 'radio', name: 'channel', value: c, checked: c === channel, disabled: !available.includes(c), onChange: () => setChosen(c) }),
+            CHANNELS[c].label,
+          ),
+        ),
+      ),
+      h(
+        'label',
+        null,
+        'Step ',
+        h(
+          'select',
+          {
+            value: String(step),
+            onChange: (e: Event) => {
+              const v = (e.target as HTMLSelectElement).value;
+              setStep(v === 'all' ? 'all' : Number(v));
+              setPage(0);
+            },
+          },
+          h('option', { value: 'all' }, `all (${steps.length})`),
+          steps.map((s) => h('option', { key: s, value: String(s) }, String(s))),
+        ),
+      ),
+    ),
+    available.length > 0 ? h(Legend, { channel, extent }) : h('p', { class: 'note' }, 'This run logged no per-token channels; tokens are shown uncoloured.'),
+    h(
+      'table',
+      { class: 'samples' },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { class: 'narrow' }, 'step'),
+          h('th', { class: 'narrow' }, 'rollout'),
+          h('th', null, 'tokens'),
+          h('th', { class: 'narrow num' }, 'reward'),
+          h('th', { class: 'narrow' }, 'ended'),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        rows.map((s) =>
+          h(
+            'tr',
+            { key: `${s.step}-${s.rolloutId}-${s.phase}` },
+            h('td', null, `${s.phase === 'rl' ? '' : `${s.phase} `}${s.step}`),
+            h('td', null, s.rolloutId),
+            h('td', null, h(TokenStrip, { sample: s, channel, extent, onHover: setHover })),
+            h('td', { class: 'num' }, fmt(s.reward, 2)),
+            h('td', null, s.done ? 'done' : 'truncated'),
+          ),
+        ),
+      ),
+    ),
+    pages > 1
+      ? h(
+          'nav',
+          { class: 'pager' },
+          h('button', { type: 'button', disabled: page === 0, onClick: () => setPage(page - 1) }, '← previous'),
+          ` page ${page + 1} of ${pages} `,
+          h('button', { type: 'button', disabled: page + 1 >= pages, onClick: () => setPage(page + 1) }, 'next →'),
+        )
+      : null,
+    hover ? h(TokenCard, { info: hover }) : null,
+  );
+}

@@ -1,0 +1,92 @@
+// A rollout's tokens as chips (UI.md §1). Action tokens are coloured by the chosen channel on the
+// diverging scale and marked with their sign as a glyph and an underline style, so the sign reads
+// without colour; prompt and observation tokens are grey, outlined or hatched, and carry no channel
+// colour because no loss is computed on them. Hover (or focus) shows every channel's number.
+
+import { h } from 'preact';
+import type { ReplaySample } from '../engine/api.ts';
+import { CHANNELS, type ChannelName, channelOffset, divergingColor, textOn } from './colors.ts';
+import { fmtSigned } from './format.ts';
+
+const ROLE = { p: 'prompt', a: 'action', o: 'observation' } as const;
+
+export interface TokenInfo {
+  sample: ReplaySample;
+  index: number;
+  /** Where to put the tooltip, page coordinates. */
+  x: number;
+  y: number;
+}
+
+/** The text of token `i`: its decoded piece, or its id when the run did not record pieces. */
+export function pieceOf(sample: ReplaySample, i: number): string {
+  return sample.pieces?.[i] ?? `#${sample.tokens[i]}`;
+}
+
+/** Largest |offset| of `channel` over the action tokens of `samples`: the scale's ±1 (at least 1e-6). */
+export function channelExtent(samples: readonly ReplaySample[], channel: ChannelName): number {
+  let m = 1e-6;
+  for (const s of samples) {
+    const values = s.channels[channel];
+    if (!values) continue;
+    for (let i = 0; i < values.length; i++) {
+      if (s.roles[i] !== 'a') continue;
+      const off = Math.abs(channelOffset(channel, values[i]));
+      if (Number.isFinite(off) && off > m) m = off;
+    }
+  }
+  return m;
+}
+
+export function TokenStrip(props: { sample: ReplaySample; channel: ChannelName; extent: number; onHover: (info: TokenInfo | null) => void }) {
+  const { sample, channel, extent, onHover } = props;
+  const values = sample.channels[channel];
+  const show = (event: Event) => {
+    const el = (event.target as HTMLElement).closest<HTMLElement>('[data-i]');
+    if (!el) return;
+    const rect = el.getBoundingClientRect();
+    onHover({ sample, index: Number(el.dataset.i), x: rect.left + window.scrollX, y: rect.bottom + window.scrollY + 4 });
+  };
+  return h(
+    'div',
+    { class: 'strip', onMouseOver: show, onFocusIn: show, onMouseLeave: () => onHover(null), onFocusOut: () => onHover(null) },
+    sample.tokens.map((_, i) => {
+      const role = ROLE[sample.roles[i] as keyof typeof ROLE];
+      const text = pieceOf(sample, i);
+      if (role !== 'action' || !values) return h('span', { key: i, class: `tok tok-${role}`, 'data-i': i, 'data-role': role }, text);
+      const v = values[i];
+      const t = channelOffset(channel, v) / extent;
+      const sign = !Number.isFinite(t) ? 'nan' : t > 0 ? 'pos' : t < 0 ? 'neg' : 'zero';
+      return h(
+        'span',
+        {
+          key: i,
+          class: `tok tok-action sign-${sign}`,
+          'data-i': i,
+          'data-role': role,
+          'data-value': String(v),
+          tabIndex: 0,
+          style: { background: divergingColor(t), color: textOn(t) },
+        },
+        text,
+      );
+    }),
+  );
+}
+
+/** The hover card: the token, its role, and every channel the run logged for it. */
+export function TokenCard({ info }: { info: TokenInfo }) {
+  const { sample, index } = info;
+  const role = ROLE[sample.roles[index] as keyof typeof ROLE];
+  const rows = Object.entries(sample.channels).map(([name, values]) =>
+    h('tr', { key: name }, h('th', null, name in CHANNELS ? CHANNELS[name as ChannelName].label : name), h('td', null, fmtSigned(values[index], 4))),
+  );
+  return h(
+    'div',
+    { class: 'token-card', role: 'tooltip', style: { left: `${info.x}px`, top: `${info.y}px` } },
+    h('div', { class: 'token-card-head' }, h('code', null, JSON.stringify(pieceOf(sample, index))), ` token ${index} · ${role}`),
+    role === 'action'
+      ? h('table', null, h('tbody', null, rows))
+      : h('p', null, `${role} token: written by the ${role === 'prompt' ? 'task' : 'environment'}, not sampled — no loss, no advantage.`),
+  );
+}
