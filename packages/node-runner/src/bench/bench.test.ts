@@ -97,14 +97,9 @@ describe('bench table', () => {
     expect(lines.some((l) => l.startsWith('ratio: how many times better ours is'))).toBe(true);
   });
 
-  it('formats numbers to three significant figures', () => {
-    expect([formatNumber(1234.5), formatNumber(12.345), formatNumber(1.2345), formatNumber(0.012345), formatNumber(null)]).toEqual([
-      '1235',
-      '12.3',
-      '1.23',
-      '0.0123',
-      '—',
-    ]);
+  it('formats numbers to three significant figures, with k/M/G from ten thousand up', () => {
+    const figures = [9_710_703, 12_345, 1234.5, 12.345, 1.2345, 0.012345, null];
+    expect(figures.map(formatNumber)).toEqual(['9.71M', '12.3k', '1235', '12.3', '1.23', '0.0123', '—']);
   });
 });
 

@@ -7,6 +7,7 @@ import { type Ceilings, ceilingSection } from './ceilings.ts';
 import { matmulSection } from './matmul.ts';
 import type { TorchOutcome, TorchRequest } from './peers/pytorch.ts';
 import type { TfjsPeer } from './peers/tfjs.ts';
+import { benchRlKernels } from './rl-kernels.ts';
 import type { BenchRow } from './row.ts';
 import type { BenchModelShape } from './shapes.ts';
 import { trainStepSection } from './train-steps.ts';
@@ -34,6 +35,10 @@ export interface BenchSection {
   run(ctx: BenchContext): Promise<BenchRow[]>;
 }
 
-// The RL-kernel rows (issue 4) join with one entry once bench/rl-kernels.ts lands:
-//   { name: 'rl kernels', run: (ctx) => benchRlKernels(ctx.gpu, { quick: ctx.quick }) }
-export const SECTIONS: readonly BenchSection[] = [ceilingSection, matmulSection, trainStepSection];
+/** GAE and the loss kernels (issue 4), beside the float64 TypeScript reference on the CPU. */
+const rlKernelSection: BenchSection = {
+  name: 'rl kernels',
+  run: (ctx) => benchRlKernels(ctx.gpu, { quick: ctx.quick, wants: ctx.wants, progress: ctx.progress }),
+};
+
+export const SECTIONS: readonly BenchSection[] = [ceilingSection, matmulSection, rlKernelSection, trainStepSection];

@@ -31,10 +31,17 @@ export function formatTable(rows: readonly BenchRow[]): string[] {
   return [line(header), line(widths.map((w, i) => (i === widths.length - 1 ? '-'.repeat(4) : '-'.repeat(w)))), ...cells.map(line), '', ...TABLE_LEGEND];
 }
 
-/** Three significant figures, no exponent for the magnitudes a bench produces. */
+/** Three significant figures; thousands and up with an SI suffix (elements/s run to billions). */
 export function formatNumber(x: number | null): string {
   if (x === null || !Number.isFinite(x)) return '—';
   const a = Math.abs(x);
+  for (const [from, unit, suffix] of [
+    [1e9, 1e9, 'G'],
+    [1e6, 1e6, 'M'],
+    [1e4, 1e3, 'k'],
+  ] as const) {
+    if (a >= from) return `${formatNumber(x / unit)}${suffix}`;
+  }
   if (a >= 100) return x.toFixed(0);
   if (a >= 10) return x.toFixed(1);
   if (a >= 1) return x.toFixed(2);
