@@ -5,17 +5,30 @@ import { DEFAULT_PRESET } from '@horizon/core';
 import { proxy } from 'comlink';
 import { h } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { DeviceStatus, RunSummary, RunView } from './engine/api.ts';
+import type { DeviceStatus, RunSummary, RunUpdate, RunView } from './engine/api.ts';
 import type { EngineHandle } from './engine/client.ts';
 import { loggedRunState } from './state/run-state.ts';
 import { formatUrlState, parseUrlState, type UrlState, VIEWS, type ViewName } from './state/url-state.ts';
 import { type Banner, Banners } from './views/banners.ts';
 import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
-import { GaeWalkthrough } from './views/gae-view.ts';
-import { Playground } from './views/playground.ts';
+import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
+import { checkChoice } from './views/recipe-panel.ts';
 import { ReplayOpen } from './views/replay-open.ts';
 import { RunBadge } from './views/run-badge.ts';
+
+// The walkthrough carries KaTeX (about 270 kB of the 470 kB bundle): loaded when first opened.
+const loadGae = () => import('./views/gae-view.ts');
+
+function LazyGae({ engine }: { engine: EngineHandle }) {
+  const [view, setView] = useState<Awaited<ReturnType<typeof loadGae>> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    loadGae().then(setView, (e) => setError(message(e)));
+  }, []);
+  if (error) return h('p', { class: 'error', role: 'alert' }, `The walkthrough could not be loaded: ${error}`);
+  return view ? h(view.GaeWalkthrough, { engine }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
+}
 
 const TITLES: Record<ViewName, string> = { dashboard: 'Dashboard', completions: 'Completions', playground: 'Playground', gae: 'GAE walkthrough' };
 
@@ -83,7 +96,7 @@ function RunPicker(props: { runs: RunSummary[]; bundled: Bundled; current: RunVi
     current && current.summary.source !== 'bundled'
       ? h('button', { type: 'button', onClick: () => props.onDelete(current.summary.id), title: 'Delete this run from this browser' }, 'Delete')
       : null,
-    current ? h('span', { class: 'note', 'data-testid': 'run-origin' }, current.summary.origin) : null,
+    current ? h('span', { class: 'note', 'data-testid': 'run-origin', title: current.summary.origin }, current.summary.origin) : null,
   );
 }
 
@@ -96,6 +109,8 @@ export function App({ engine }: { engine: EngineHandle }) {
   const [busy, setBusy] = useState(false);
   const [replayNote, setReplayNote] = useState<{ error: boolean; text: string } | null>(null);
   const { banners, show: showBanner, dismiss } = useBanners();
+  const [live, setLive] = useState<LiveStatus | null>(null);
+  const [transportBusy, setTransportBusy] = useState(false);
 
   const navigate = useCallback((patch: Partial<UrlState>, push = false) => {
     setUrl((old) => {
@@ -171,6 +186,45 @@ export function App({ engine }: { engine: EngineHandle }) {
     if (started.current && url.run !== undefined) showById(url.run);
   }, [url.run, showById]);
 
+  // Live batches: rows join the run on screen when it is the live run; the badge follows the state.
+  const onUpdate = useMemo(
+    () =>
+      proxy((u: RunUpdate) => {
+        setLive({ runId: u.runId, state: u.state, position: u.position, ...(u.message ? { message: u.message } : {}) });
+        if (u.records.length === 0 && u.samples.length === 0) return;
+        setCurrent((c) => (c && c.summary.id === u.runId ? { ...c, records: [...c.records, ...u.records], samples: [...c.samples, ...u.samples] } : c));
+      }),
+    [],
+  );
+  const liveState = live?.state;
+  useEffect(() => {
+    // The run list gains the live run once its first rows are saved, and its counts as it goes.
+    if (liveState && liveState !== 'running') engine.listRuns().then(setRuns, (error) => storageBanner(message(error)));
+  }, [engine, liveState, storageBanner]);
+
+  const command = async (c: TransportCommand) => {
+    setTransportBusy(true);
+    try {
+      if (c.kind === 'pause') return await engine.pause();
+      if (c.kind === 'reset') {
+        await engine.reset();
+        setLive(null);
+        return;
+      }
+      if (!live || ['finished', 'diverged', 'failed'].includes(live.state)) {
+        const run = await engine.startTraining({ recipe: url.recipe, ...(url.seed !== undefined ? { seed: url.seed } : {}), sets: url.sets }, onUpdate);
+        setLive({ runId: run.summary.id, state: 'paused', position: null });
+        show(run);
+        navigate({ run: run.summary.id });
+      }
+      await engine.resume(c.kind === 'play' ? undefined : c.kind === 'step' ? 1 : c.steps);
+    } catch (error) {
+      showBanner({ id: 'training', tone: 'error', title: 'Training:', text: message(error) });
+    } finally {
+      setTransportBusy(false);
+    }
+  };
+
   const openFiles = async (files: File[]) => {
     setBusy(true);
     setReplayNote(null);
@@ -204,8 +258,18 @@ export function App({ engine }: { engine: EngineHandle }) {
     }
   };
 
-  const badge = useMemo(() => loggedRunState(current?.records), [current]);
+  const isLive = live !== null && current?.summary.id === live.runId;
+  const logged = useMemo(() => loggedRunState(current?.records), [current]);
+  const badge = isLive ? { state: live.state, why: live.message ?? `Live run: ${live.state}.` } : logged;
   const choice = useMemo(() => ({ recipe: url.recipe, seed: url.seed, sets: url.sets }), [url.recipe, url.seed, url.sets]);
+  const recipeOk = useMemo(() => checkChoice(choice).recipe !== null, [choice]);
+  const blocked = !device
+    ? 'Starting the GPU in the worker…'
+    : device.kind === 'none'
+      ? `Live training needs WebGPU, and this browser has no device (${device.line}). Run the command below headless and open its run directory as a replay.`
+      : !recipeOk && (!live || ['finished', 'diverged', 'failed'].includes(live.state))
+        ? 'Fix the recipe’s marked fields below to train it.'
+        : null;
   const needsRun = url.view === 'dashboard' || url.view === 'completions';
 
   return h(
@@ -263,8 +327,18 @@ export function App({ engine }: { engine: EngineHandle }) {
       needsRun && !current ? h(EmptyRun, { bundled }) : null,
       url.view === 'dashboard' && current ? h(Dashboard, { records: current.records }) : null,
       url.view === 'completions' && current ? h(Completions, { samples: current.samples }) : null,
-      url.view === 'playground' ? h(Playground, { choice, onChange: (c) => navigate({ recipe: c.recipe, seed: c.seed, sets: c.sets }) }) : null,
-      url.view === 'gae' ? h(GaeWalkthrough, { engine }) : null,
+      url.view === 'playground'
+        ? h(Playground, {
+            choice,
+            onChange: (c) => navigate({ recipe: c.recipe, seed: c.seed, sets: c.sets }),
+            live,
+            liveRecords: isLive ? current.records : null,
+            blocked,
+            busy: transportBusy,
+            onCommand: command,
+          })
+        : null,
+      url.view === 'gae' ? h(LazyGae, { engine }) : null,
     ),
   );
 }

@@ -2,14 +2,13 @@
 // methods through comlink and draws what comes back; the worker owns the WebGPU device, the kernels
 // and IndexedDB. Everything crossing the boundary is structured-cloneable plain data.
 //
-// Live training joins this interface without changing the page's structure: `startTraining(recipe,
-// listener)`, `pause()`, `step()`, `runN(n)` and `reset()` are added next to `gae`, and the worker
-// pushes `RunUpdate` batches (metrics rows, samples, run state) to a `comlink.proxy` listener the
-// way it pushes storage notices today, batched, a few times a second at most. The page keeps one
-// `RunView` per run and appends to it, whether the rows come from a replay, from IndexedDB after a
-// reload, or from the trainer.
+// Live training: `startTraining` builds core's Trainer on the worker's device; `resume`, `pause`
+// and `reset` drive it; the worker pushes `RunUpdate` batches (new metrics rows, samples, the run
+// state) to the page's `comlink.proxy` listener at most four times a second and writes the same
+// rows to IndexedDB. The page keeps one `RunView` per run and appends to it, whether the rows come
+// from a replay, from IndexedDB after a reload, or from the trainer.
 
-import type { MetricsRecord, SampleRecord } from '@horizon/core';
+import type { MetricsRecord, Phase, SampleRecord } from '@horizon/core';
 
 /** A samples.jsonl record with its channels decoded to numbers ("NaN" strings become NaN). */
 export interface ReplaySample extends Omit<SampleRecord, 'channels'> {
@@ -62,8 +61,8 @@ export interface GaeAnswer {
 export interface RunSummary {
   id: string;
   name: string;
-  /** 'replay': opened from files; 'bundled': the replay shipped with the app (never stored). */
-  source: 'replay' | 'bundled';
+  /** 'live': trained in this browser; 'replay': opened from files; 'bundled': shipped with the app (never stored). */
+  source: 'live' | 'replay' | 'bundled';
   /** Where it came from: the file names, or the bundled replay's description. */
   origin: string;
   createdAt: number;
@@ -94,6 +93,35 @@ export interface ImportOutcome {
   remarks: string[];
 }
 
+/** The run-state badge's states (UI.md §12); 'failed' = the engine threw (the message says why). */
+export type RunState = 'idle' | 'running' | 'paused' | 'finished' | 'diverged' | 'failed';
+
+/** What to train: the playground's preset, seed and edited fields (the CLI's --recipe and --set). */
+export interface TrainingRequest {
+  recipe: string;
+  seed?: number;
+  sets: string[];
+}
+
+/** Where a live run is: the last logged record's phase and step, out of that phase's total. */
+export interface RunPosition {
+  phase: Phase;
+  step: number;
+  /** SFT steps or RL iterations of the recipe; for 'eval', the RL iterations. */
+  total: number;
+}
+
+/** One batch from a live run: rows logged since the previous batch, and the state now. */
+export interface RunUpdate {
+  runId: string;
+  state: RunState;
+  position: RunPosition | null;
+  records: MetricsRecord[];
+  samples: ReplaySample[];
+  /** Why the run stopped, when it diverged or failed. */
+  message?: string;
+}
+
 /** Something the worker tells the page without being asked (a storage event in another tab). */
 export interface Notice {
   kind: 'storage';
@@ -113,6 +141,14 @@ export interface EngineApi {
   listRuns(): Promise<RunSummary[]>;
   loadRun(id: string): Promise<RunView>;
   deleteRun(id: string): Promise<void>;
+  /** Starts a live run (paused until `resume`); throws the recipe's problems or "no WebGPU". Replaces a previous live run. */
+  startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void): Promise<RunView>;
+  /** Trains the live run until it finishes, or for `steps` more steps (one SFT step or one RL iteration each). */
+  resume(steps?: number): Promise<void>;
+  /** Stops the live run after the step in progress. */
+  pause(): Promise<void>;
+  /** Stops and drops the live run (its rows stay saved). */
+  reset(): Promise<void>;
   /** Registers the page's listener for notices (pass it through `comlink.proxy`). */
   onNotice(listener: (notice: Notice) => void): Promise<void>;
 }

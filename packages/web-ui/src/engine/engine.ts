@@ -1,11 +1,26 @@
 // The engine behind the worker boundary: owns the WebGPU device (opened once, on first use), runs
 // the kernels, parses replays and keeps runs in IndexedDB. Nothing here touches the DOM.
 
+import { resolveRecipe } from '@horizon/core';
 import { type DeviceReport, type Gpu, isGpuError } from '@horizon/kernels';
 import { acquireNavigatorGpu } from '@horizon/kernels/navigator';
+import { cliCommand } from '../state/url-state.ts';
 import { RunStore } from '../storage/runs.ts';
-import type { DeviceStatus, EngineApi, GaeAnswer, GaeRequest, ImportOutcome, Notice, ReplayFile, RunSummary, RunView } from './api.ts';
+import type {
+  DeviceStatus,
+  EngineApi,
+  GaeAnswer,
+  GaeRequest,
+  ImportOutcome,
+  Notice,
+  ReplayFile,
+  RunSummary,
+  RunUpdate,
+  RunView,
+  TrainingRequest,
+} from './api.ts';
 import { computeWalkthrough } from './gae-walkthrough.ts';
+import { LiveRun } from './live-run.ts';
 import { type ParsedReplay, parseReplay } from './replay-parse.ts';
 
 /** The bundled replay's manifest (`public/replay/manifest.json`). */
@@ -43,6 +58,7 @@ export class Engine implements EngineApi {
   private readonly listeners: ((notice: Notice) => void)[] = [];
   private readonly pending: Notice[] = [];
   private readonly store: RunStore;
+  private live: LiveRun | null = null;
 
   constructor(dbName?: string) {
     this.store = new RunStore((message) => this.emit({ kind: 'storage', message }), dbName);
@@ -113,6 +129,41 @@ export class Engine implements EngineApi {
       }),
     );
     return viewOf(parseReplay(texts), { id: 'bundled', name: manifest.name, source: 'bundled', origin: manifest.origin, createdAt: 0 });
+  }
+
+  async startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void): Promise<RunView> {
+    const sets = [...(request.seed !== undefined ? [`seed=${request.seed}`] : []), ...request.sets];
+    const { recipe } = resolveRecipe({ preset: request.recipe, sets }); // throws the recipe's problems, one sentence each
+    const { gpu, status } = await this.openDevice();
+    if (!gpu) throw new Error(`Live training needs WebGPU: ${status.line} ${status.remedy}`.trim());
+    await this.reset();
+    const summary: RunSummary = {
+      id: crypto.randomUUID(),
+      name: recipe.name,
+      source: 'live',
+      origin: `trained in this browser: ${cliCommand(request.recipe, request.seed, request.sets)}`,
+      createdAt: Date.now(),
+      metricsRows: 0,
+      samples: 0,
+    };
+    this.live = new LiveRun(gpu, recipe, summary, this.store, listener, (message) => this.emit({ kind: 'storage', message }));
+    return { summary, recipe, records: [], samples: [] };
+  }
+
+  async resume(steps?: number): Promise<void> {
+    if (!this.live) throw new Error('No live run: start one with Play.');
+    if (steps !== undefined && !(Number.isInteger(steps) && steps >= 1)) throw new RangeError(`steps must be a positive integer, got ${steps}`);
+    this.live.resume(steps);
+  }
+
+  async pause(): Promise<void> {
+    this.live?.pause();
+  }
+
+  async reset(): Promise<void> {
+    const live = this.live;
+    this.live = null;
+    await live?.stop();
   }
 
   listRuns(): Promise<RunSummary[]> {

@@ -2,8 +2,7 @@
 // "finished" unless a logged number went non-finite, which is what "diverged" means here.
 
 import type { MetricsRecord } from '@horizon/core';
-
-export type RunState = 'idle' | 'running' | 'paused' | 'finished' | 'diverged';
+import type { RunState } from '../engine/api.ts';
 
 export interface RunStateInfo {
   state: RunState;

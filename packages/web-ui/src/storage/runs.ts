@@ -42,14 +42,27 @@ export class RunStore {
   }
 
   /** Saves a run with all its rows, atomically. */
-  async saveRun(summary: RunSummary, recipe: Record<string, unknown>, records: readonly MetricsRecord[], samples: readonly ReplaySample[]): Promise<void> {
+  saveRun(summary: RunSummary, recipe: Record<string, unknown>, records: readonly MetricsRecord[], samples: readonly ReplaySample[]): Promise<void> {
+    return this.appendRows(summary, recipe, { records, first: 0 }, { samples, first: 0 });
+  }
+
+  /**
+   * Writes the run's summary and rows at sequence numbers `first`, `first + 1`, … atomically: a
+   * live run appends each batch this way, so a reload finds every batch that committed.
+   */
+  async appendRows(
+    summary: RunSummary,
+    recipe: Record<string, unknown>,
+    metricsRows: { records: readonly MetricsRecord[]; first: number },
+    sampleRows: { samples: readonly ReplaySample[]; first: number },
+  ): Promise<void> {
     await this.guard(`save run "${summary.name}"`, async (db) => {
       const tx = db.transaction(['runs', 'metrics', 'samples'], 'readwrite');
       const writes: Promise<unknown>[] = [tx.objectStore('runs').put({ ...summary, recipe } satisfies RunRecord)];
       const metrics = tx.objectStore('metrics');
-      for (const [seq, record] of records.entries()) writes.push(metrics.put({ runId: summary.id, seq, record }));
+      for (const [i, record] of metricsRows.records.entries()) writes.push(metrics.put({ runId: summary.id, seq: metricsRows.first + i, record }));
       const sampleStore = tx.objectStore('samples');
-      for (const [seq, sample] of samples.entries()) writes.push(sampleStore.put({ runId: summary.id, seq, sample }));
+      for (const [i, sample] of sampleRows.samples.entries()) writes.push(sampleStore.put({ runId: summary.id, seq: sampleRows.first + i, sample }));
       // Every request promise is awaited with tx.done, so an abort surfaces once, as tx.done's error.
       const settled = await Promise.allSettled([...writes, tx.done]);
       const failed = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult | undefined;

@@ -17,11 +17,15 @@ function Legend({ channel, extent }: { channel: ChannelName; extent: number }) {
   return h(
     'div',
     { class: 'legend', 'aria-label': 'colour legend' },
-    h('span', { class: 'legend-bar', style: { background: `linear-gradient(to right, ${stops.map((t) => divergingColor(t)).join(', ')})` } }),
     h(
       'span',
-      { class: 'legend-ticks' },
-      stops.map((t) => h('span', { key: t }, fmt(at(t), 2))),
+      { class: 'legend-scale' },
+      h('span', { class: 'legend-bar', style: { background: `linear-gradient(to right, ${stops.map((t) => divergingColor(t)).join(', ')})` } }),
+      h(
+        'span',
+        { class: 'legend-ticks' },
+        stops.map((t) => h('span', { key: t }, fmt(at(t), 2))),
+      ),
     ),
     h(
       'span',
@@ -39,11 +43,17 @@ export function Completions({ samples }: { samples: readonly ReplaySample[] }) {
   const available = useMemo(() => CHANNEL_NAMES.filter((c) => samples.some((s) => s.channels[c])), [samples]);
   const [chosen, setChosen] = useState<ChannelName>('advantage');
   const channel = available.includes(chosen) ? chosen : (available[0] ?? 'advantage');
-  const steps = useMemo(() => [...new Set(samples.map((s) => s.step))].sort((a, b) => a - b), [samples]);
-  const [step, setStep] = useState<number | 'all'>('all');
+  // Filters: every rollout, the training (RL) rollouts, or one phase and step ("rl:3", "eval:0").
+  const groups = useMemo(() => [...new Set(samples.map((s) => `${s.phase}:${s.step}`))], [samples]);
+  const hasRl = samples.some((s) => s.phase === 'rl');
+  const [filter, setFilter] = useState<string | null>(null);
+  const active = filter ?? (hasRl ? 'rl' : 'all'); // training rollouts first: they carry the channels
   const [page, setPage] = useState(0);
   const [hover, setHover] = useState<TokenInfo | null>(null);
-  const shown = useMemo(() => samples.filter((s) => step === 'all' || s.step === step), [samples, step]);
+  const shown = useMemo(
+    () => samples.filter((s) => active === 'all' || (active === 'rl' ? s.phase === 'rl' : `${s.phase}:${s.step}` === active)),
+    [samples, active],
+  );
   const extent = useMemo(() => channelExtent(shown, channel), [shown, channel]);
   const rows = shown.slice(page * PAGE, (page + 1) * PAGE);
   const pages = Math.max(1, Math.ceil(shown.length / PAGE));
@@ -71,19 +81,20 @@ export function Completions({ samples }: { samples: readonly ReplaySample[] }) {
       h(
         'label',
         null,
-        'Step ',
+        'Rollouts ',
         h(
           'select',
           {
-            value: String(step),
+            name: 'rollouts',
+            value: active,
             onChange: (e: Event) => {
-              const v = (e.target as HTMLSelectElement).value;
-              setStep(v === 'all' ? 'all' : Number(v));
+              setFilter((e.target as HTMLSelectElement).value);
               setPage(0);
             },
           },
-          h('option', { value: 'all' }, `all (${steps.length})`),
-          steps.map((s) => h('option', { key: s, value: String(s) }, String(s))),
+          hasRl ? h('option', { value: 'rl' }, 'training (RL), every step') : null,
+          h('option', { value: 'all' }, 'all, evaluation included'),
+          groups.map((g) => h('option', { key: g, value: g }, g.replace(':', ' step '))),
         ),
       ),
     ),

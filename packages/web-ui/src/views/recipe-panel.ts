@@ -18,7 +18,7 @@ import {
   resolveRecipe,
 } from '@horizon/core';
 import { h } from 'preact';
-import { useMemo } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 
 export interface RecipeChoice {
   recipe: string;
@@ -76,6 +76,7 @@ export function applyEdit(choice: RecipeChoice, base: Recipe, path: string, text
 
 function FieldInput({ field, value, onEdit }: { field: RecipeField; value: string; onEdit: (text: string) => void }) {
   const common = { id: `field-${field.path}`, name: field.path, 'aria-describedby': `doc-${field.path}` };
+  const [draft, setDraft] = useState<string | null>(null);
   const commit = (e: Event) => onEdit((e.target as HTMLInputElement).value.trim());
   if (field.type === 'boolean')
     return h('input', {
@@ -90,7 +91,20 @@ function FieldInput({ field, value, onEdit }: { field: RecipeField; value: strin
       { ...common, value, onChange: commit },
       (field.options ?? []).map((o) => h('option', { key: o, value: o }, o)),
     );
-  return h('input', { ...common, type: 'text', inputMode: field.type === 'string' ? 'text' : 'decimal', value, onChange: commit, spellcheck: false });
+  // What the user is typing stays a draft until committed (Enter or leaving the field): the page
+  // re-renders whenever the worker reports something, and a controlled input would snap back.
+  return h('input', {
+    ...common,
+    type: 'text',
+    inputMode: field.type === 'string' ? 'text' : 'decimal',
+    value: draft ?? value,
+    spellcheck: false,
+    onInput: (e: Event) => setDraft((e.target as HTMLInputElement).value),
+    onChange: (e: Event) => {
+      setDraft(null);
+      commit(e);
+    },
+  });
 }
 
 export function RecipePanel({ choice, onChange }: { choice: RecipeChoice; onChange: (choice: RecipeChoice) => void }) {

@@ -3,7 +3,7 @@
 import { h } from 'preact';
 import type { RunStateInfo } from '../state/run-state.ts';
 
-const GLYPH = { idle: '○', running: '●', paused: '❚❚', finished: '✓', diverged: '⚠' } as const;
+const GLYPH = { idle: '○', running: '●', paused: '❚❚', finished: '✓', diverged: '⚠', failed: '✗' } as const;
 
 export function RunBadge({ info }: { info: RunStateInfo }) {
   return h(

@@ -85,8 +85,14 @@ export function TokenCard({ info }: { info: TokenInfo }) {
     'div',
     { class: 'token-card', role: 'tooltip', style: { left: `${info.x}px`, top: `${info.y}px` } },
     h('div', { class: 'token-card-head' }, h('code', null, JSON.stringify(pieceOf(sample, index))), ` token ${index} · ${role}`),
-    role === 'action'
-      ? h('table', null, h('tbody', null, rows))
-      : h('p', null, `${role} token: written by the ${role === 'prompt' ? 'task' : 'environment'}, not sampled — no loss, no advantage.`),
+    role !== 'action'
+      ? h('p', null, `${role} token: written by the ${role === 'prompt' ? 'task' : 'environment'}, not sampled — no loss, no advantage.`)
+      : rows.length > 0
+        ? h('table', null, h('tbody', null, rows))
+        : h(
+            'p',
+            null,
+            `No per-token numbers were logged for this rollout${sample.phase === 'eval' ? ' (evaluation rollouts are greedy and not trained on)' : ''}.`,
+          ),
   );
 }

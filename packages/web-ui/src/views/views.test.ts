@@ -3,6 +3,7 @@
 
 import { resolveRecipe } from '@horizon/core';
 import { describe, expect, it } from 'vitest';
+import { axisLabels, yRange } from './chart.ts';
 import { channelOffset, divergingColor } from './colors.ts';
 import { metricSeries } from './dashboard.ts';
 import { fmt, fmtSigned } from './format.ts';
@@ -79,5 +80,19 @@ describe('GAE equations', () => {
     expect(nextAction(mask, 2)).toBe(5);
     expect(nextAction(mask, 1)).toBe(2);
     expect(nextAction(mask, 5)).toBeNull();
+  });
+});
+
+describe('chart axes', () => {
+  it('labels ticks with the decimals their spacing needs, exponents when tiny or huge', () => {
+    expect(axisLabels([1.268, 1.27, 1.272])).toEqual(['1.268', '1.270', '1.272']);
+    expect(axisLabels([0, 50, 100])).toEqual(['0', '50', '100']);
+    expect(axisLabels([-0.003, 0, 0.003])).toEqual(['-3e-3', '0', '3e-3']);
+    expect(axisLabels([-2e6, -1e6, 0])).toEqual(['-2e6', '-1e6', '0']);
+  });
+  it('gives a flat series a visible range', () => {
+    expect(yRange(0, 0)).toEqual([-1, 1]);
+    expect(yRange(2, 2)).toEqual([1.8, 2.2]);
+    expect(yRange(0, 1)).toEqual([-0.08, 1.08]);
   });
 });

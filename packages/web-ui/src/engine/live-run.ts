@@ -1,0 +1,140 @@
+// A training run in the worker: core's Trainer on the worker's device, driven by a step budget
+// (play = no limit, step = 1, run N = N; one step is an SFT step or an RL iteration), its rows
+// batched to the page and appended to IndexedDB. Pausing takes effect between steps (the Trainer
+// polls `shouldStop`), so a step in flight always completes and is logged.
+
+import { type MetricName, type MetricsRecord, type Phase, type Recipe, type Sample, Trainer } from '@horizon/core';
+import type { Gpu } from '@horizon/kernels';
+import type { RunStore } from '../storage/runs.ts';
+import type { ReplaySample, RunPosition, RunState, RunSummary, RunUpdate } from './api.ts';
+import { Coalescer } from './coalescer.ts';
+
+/** Batches reach the page at most this often. */
+export const UPDATE_INTERVAL_MS = 250;
+
+/** A rollout as the completions table shows it (the same record `horizon train` writes to samples.jsonl). */
+export function replaySample(phase: Phase, step: number, sample: Sample, pieces: string[], channels?: Record<string, Float32Array>): ReplaySample {
+  return {
+    phase,
+    step,
+    rolloutId: sample.rolloutId,
+    groupId: sample.groupId,
+    seed: sample.seed,
+    prompt: sample.prompt,
+    turns: sample.turns,
+    reward: sample.reward,
+    done: sample.done,
+    tokens: sample.tokens,
+    pieces,
+    roles: sample.tokens.map((_, t) => (sample.actionMask[t] ? 'a' : sample.observationMask[t] ? 'o' : 'p')).join(''),
+    channels: Object.fromEntries(Object.entries(channels ?? {}).map(([name, values]) => [name, Array.from(values)])),
+  };
+}
+
+export class LiveRun {
+  state: RunState = 'paused';
+  position: RunPosition | null = null;
+  private readonly trainer: Trainer;
+  private budget = 0;
+  private loop: Promise<void> | null = null;
+  private message: string | undefined;
+  private pending: { records: MetricsRecord[]; samples: ReplaySample[] } = { records: [], samples: [] };
+  private saved = { records: 0, samples: 0 };
+  private storageFailed = false;
+  private readonly updates: Coalescer;
+
+  constructor(
+    gpu: Gpu,
+    readonly recipe: Recipe,
+    readonly summary: RunSummary,
+    private readonly store: RunStore,
+    private readonly listener: (update: RunUpdate) => void,
+    private readonly notify: (message: string) => void,
+  ) {
+    this.trainer = new Trainer(gpu, recipe);
+    this.updates = new Coalescer(UPDATE_INTERVAL_MS, () => void this.flush());
+  }
+
+  get done(): boolean {
+    return this.state === 'finished' || this.state === 'diverged' || this.state === 'failed';
+  }
+
+  /** Trains `steps` more steps (Infinity: to the end). A run already training just gets the new budget. */
+  resume(steps = Number.POSITIVE_INFINITY): void {
+    if (this.done) return;
+    this.budget = steps;
+    this.loop ??= this.runLoop();
+  }
+
+  pause(): void {
+    this.budget = 0;
+  }
+
+  /** Pauses and waits for the step in flight to finish. */
+  async stop(): Promise<void> {
+    this.budget = 0;
+    await this.loop;
+  }
+
+  private setState(state: RunState, message?: string): void {
+    this.state = state;
+    this.message = message;
+    this.updates.now();
+  }
+
+  private async runLoop(): Promise<void> {
+    this.setState('running');
+    const { trainer, recipe } = this;
+    try {
+      await trainer.run({
+        onMetrics: (phase, step, metrics) => this.onMetrics(phase, step, metrics),
+        onSamples: (phase, step, rows) => {
+          for (const { sample, channels } of rows) {
+            const pieces = sample.tokens.map((id) => trainer.tokenizer.decode([id]));
+            this.pending.samples.push(replaySample(phase, step, sample, pieces, channels));
+          }
+          this.updates.schedule();
+        },
+        shouldStop: () => this.budget <= 0,
+      });
+      if (this.state === 'running') this.setState(trainer.iteration >= recipe.rl.iterations ? 'finished' : 'paused');
+    } catch (error) {
+      this.setState('failed', `Training stopped with an error: ${(error as Error)?.message ?? String(error)}`);
+    } finally {
+      this.loop = null;
+    }
+  }
+
+  private onMetrics(phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>): void {
+    this.pending.records.push({ phase, step, time_s: this.trainer.secondsElapsed, metrics });
+    const total = phase === 'sft' ? this.recipe.sft.steps : this.recipe.rl.iterations;
+    this.position = { phase, step, total };
+    if (phase !== 'eval') this.budget--;
+    const bad = Object.entries(metrics).find(([, v]) => !Number.isFinite(v));
+    if (bad) {
+      // A NaN loss poisons every later step: stop here and say where (UI.md §12).
+      this.budget = 0;
+      this.setState('diverged', `Diverged: ${bad[0]} = ${bad[1]} at ${phase} step ${step}.`);
+      return;
+    }
+    this.updates.schedule();
+  }
+
+  /** Sends the rows logged since the last batch to the page and appends them to IndexedDB. */
+  private async flush(): Promise<void> {
+    const { records, samples } = this.pending;
+    this.pending = { records: [], samples: [] };
+    this.listener({ runId: this.summary.id, state: this.state, position: this.position, records, samples, ...(this.message ? { message: this.message } : {}) });
+    if (this.storageFailed || (records.length === 0 && samples.length === 0)) return;
+    const first = { ...this.saved };
+    this.saved = { records: first.records + records.length, samples: first.samples + samples.length };
+    const summary = { ...this.summary, metricsRows: this.saved.records, samples: this.saved.samples };
+    try {
+      await this.store.appendRows(summary, this.recipe, { records, first: first.records }, { samples, first: first.samples });
+    } catch (error) {
+      // Training goes on (the page holds every row); the banner says the run will not survive a reload.
+      this.storageFailed = true;
+      this.notify(`${(error as Error).message} Training continues, but this run will not be restored after a reload.`);
+    }
+  }
+}
