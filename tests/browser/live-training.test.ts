@@ -43,7 +43,10 @@ describe('live training in Chromium', () => {
     await step.click();
     await expect.poll(counter, { timeout: 60_000 }).toBe(`SFT step 1 of ${SFT_STEPS}`);
     await expect.poll(() => page.locator('.badge').getAttribute('data-state')).toBe('paused');
-    await step.click();
+    // → steps too, when focus is on the page rather than in a field or on a button.
+    await page.locator('h1').click();
+    await expect.poll(() => step.isEnabled()).toBe(true);
+    await page.keyboard.press('ArrowRight');
     await expect.poll(counter, { timeout: 60_000 }).toBe(`SFT step 2 of ${SFT_STEPS}`);
   });
 
