@@ -6,11 +6,13 @@
 //              most f32 arithmetic a shader reaches on this device
 // A matmul's ceiling is then the roofline min(compute, intensity × bandwidth), where intensity is
 // its FLOPs over the bytes it must move at least once (A, B and C). A ceiling is the best the device
-// did, so these rows take the fastest timed run, not the median. SwiftShader runs a shader loop with
-// per-lane masks, so loop trips are expensive: on this 2-core machine 8 chains with one step per
-// trip reached 1.6–4.3 GFLOP/s (below our matmul's 4.2), while 4 chains of 16 unrolled steps per
-// trip reached 10–12 GFLOP/s, the best of 2–16 chains × 1–64 steps (2026-11-30 sweep, fma() and
-// mul+add alike).
+// did, so these rows take the fastest timed run, not the median.
+// SwiftShader runs shader loops with per-lane masks and pays per invocation, so the FMA probe needs
+// long unrolled loops: on this 2-core machine (2026-11-30, other tests running) 8 chains with one
+// step per trip reached 1.6–4.3 GFLOP/s, below our matmul's 4.2; 4 chains × 16 unrolled steps over
+// 4096 workgroups reached 3–6 GFLOP/s at 4–16 trips and 12–13 at 64; 16 workgroups × 4096 trips
+// reached 13–15. So the probe grows its loop first (to 4096 trips) and its grid after (what a big
+// GPU needs to fill its cores).
 //
 // Shape legend: n elements (f32) · W workgroups · trips loop trips per invocation (FMA_UNROLL steps each)
 
@@ -38,8 +40,8 @@ const TIMING: TimingOptions = { warmup: 1, reps: 5, budgetMs: 2_000 };
 
 const COPY_WORKGROUP = 256;
 const FMA_WORKGROUP = 64;
-/** 262 144 invocations: enough to fill a large discrete GPU; loop length grows instead of the grid. */
-const FMA_WORKGROUPS = 4096;
+/** The probe starts at 16 workgroups × 256 trips and doubles trips up to 4096, then workgroups up to 32 768. */
+const FMA_GRID = { firstWorkgroups: 16, firstTrips: 256, maxTrips: 4096, maxWorkgroups: 32_768 };
 const FMA_CHAINS = 4;
 /** Steps of every chain per loop trip. */
 const FMA_UNROLL = 16;
@@ -154,16 +156,26 @@ ${Array.from({ length: FMA_UNROLL }, () => Array.from({ length: FMA_CHAINS }, (_
 }`;
 
 async function fmaPeak(gpu: Gpu, targetMs: number): Promise<number> {
-  const invocations = FMA_WORKGROUPS * FMA_WORKGROUP;
-  // out: [invocations] f32, one checksum per invocation
-  const out = gpu.tensor([invocations], 'f32', 'ceiling.fma');
+  const { firstWorkgroups, firstTrips, maxTrips, maxWorkgroups } = FMA_GRID;
+  const tripSteps = maxTrips / firstTrips;
+  const size = (scale: number) => ({
+    trips: firstTrips * Math.min(scale, tripSteps),
+    workgroups: firstWorkgroups * Math.max(1, scale / tripSteps),
+  });
+  // out: [maxWorkgroups · 64] f32, one checksum per invocation
+  const out = gpu.tensor([maxWorkgroups * FMA_WORKGROUP], 'f32', 'ceiling.fma');
   try {
     const pipeline = gpu.pipeline(FMA_KERNEL, 'main', 'ceiling_fma');
-    const record = (trips: number) => (rec: Recorder) => rec.dispatch(pipeline, [out, gpu.uniform([trips])], FMA_WORKGROUPS);
-    const trips = await calibrate(async (t) => (await timeGpu(gpu, record(t), { warmup: 0, reps: 1 })).medianMs, targetMs, 2 ** 14);
-    const { minMs } = await timeGpu(gpu, record(trips), TIMING);
-    await expectFmaResult(gpu, out, trips * FMA_UNROLL);
-    const flops = invocations * trips * FMA_UNROLL * FMA_CHAINS * 4 * 2;
+    const record = (scale: number) => (rec: Recorder) => {
+      const { trips, workgroups } = size(scale);
+      rec.dispatch(pipeline, [out, gpu.uniform([trips])], workgroups);
+    };
+    const maxScale = tripSteps * (maxWorkgroups / firstWorkgroups);
+    const scale = await calibrate(async (s) => (await timeGpu(gpu, record(s), { warmup: 0, reps: 1 })).medianMs, targetMs, maxScale);
+    const { minMs } = await timeGpu(gpu, record(scale), TIMING);
+    const { trips, workgroups } = size(scale);
+    await expectFmaResult(gpu, out, workgroups * FMA_WORKGROUP, trips * FMA_UNROLL);
+    const flops = workgroups * FMA_WORKGROUP * trips * FMA_UNROLL * FMA_CHAINS * 4 * 2;
     return flops / (minMs / 1000) / 1e9;
   } finally {
     gpu.destroy(out);
@@ -171,10 +183,10 @@ async function fmaPeak(gpu: Gpu, targetMs: number): Promise<number> {
 }
 
 /** Validate before trusting a time: every chain really took `iterations` steps (a skipped loop would leave the start values). */
-async function expectFmaResult(gpu: Gpu, out: Tensor, iterations: number): Promise<void> {
+async function expectFmaResult(gpu: Gpu, out: Tensor, invocations: number, iterations: number): Promise<void> {
   const got = await gpu.read(out);
   const decay = FMA_MUL ** iterations;
-  for (const g of [0, 1, 63, got.length - 1]) {
+  for (const g of [0, 1, 63, invocations - 1]) {
     let expected = 0;
     for (let j = 0; j < FMA_CHAINS; j++) {
       for (let l = 0; l < 4; l++) expected += 1 - (1 - ((g % 64) * 0.001 + 0.04 * j + 0.01 * l)) * decay;
