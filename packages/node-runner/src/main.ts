@@ -2,6 +2,7 @@
 // exits with its code: 0 ok, 1 failed, 2 usage error. GPU errors print their remedy, not a stack.
 
 import { parseArgs } from 'node:util';
+import { isInputError } from '@horizon/core';
 import { isGpuError } from '@horizon/kernels';
 import { type Command, EXIT, UsageError } from './cli/command.ts';
 import { COMMANDS } from './cli/commands.ts';
@@ -40,7 +41,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run({ flags: parsed.values, positionals: parsed.positionals, out, err });
   } catch (error) {
-    if (error instanceof UsageError) {
+    // A bad recipe, --set, run directory or checkpoint: one sentence, exit 2, nothing overwritten.
+    if (error instanceof UsageError || isInputError(error)) {
       err(`horizon ${command.name}: ${error.message}`);
       return EXIT.usage;
     }

@@ -26,8 +26,12 @@ export interface CheckpointStore {
   describe(step: number, file?: string): string;
 }
 
-/** Fields that may differ between the saved and the resuming recipe: they do not touch numerics. */
-export const RESUME_SAFE_FIELDS: readonly string[] = ['checkpoint.interval', 'checkpoint.keepLast'];
+/**
+ * Fields that may differ between the saved and the resuming recipe: they do not change what any
+ * iteration computes. `rl.iterations` lengthens or shortens a run (every random stream is keyed by
+ * the iteration number, not by the total); evaluation uses its own greedy sampler and streams.
+ */
+export const RESUME_SAFE_FIELDS: readonly string[] = ['checkpoint.interval', 'checkpoint.keepLast', 'rl.iterations', 'eval.interval'];
 
 /** Throws a CheckpointError naming the first field (in schema order) where the recipes differ. */
 export function checkResumeRecipe(saved: Recipe, requested: Recipe, where: string): void {
