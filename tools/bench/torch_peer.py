@@ -10,7 +10,7 @@ Request:  {"threads": int|null (null: torch's default), "timing": {"warmup": int
            "matmul": [{"M", "K", "N", "layout": "nn"|"nt"|"tn"}],
            "gpt_step": {"model": GptConfig, "batch": int} | null,
            "ppo_step": {"model": GptConfig, "batch": int} | null}
-Response: {"torch": version, "threads": int, "matmul": [{"M", "K", "N", "layout", "gflops"}],
+Response: {"torch": version, "threads": int, "blas": {"name", "threads"} | null, "matmul": [{"M", "K", "N", "layout", "gflops"}],
            "gpt_step": {"ms", "first_loss"} | null, "ppo_step": {"ms", "first_loss"} | null}
 or, without torch: {"unavailable": "..."} (exit code 0, so the bench can print the reason).
 
@@ -38,7 +38,7 @@ def main() -> int:
         torch.set_num_threads(request["threads"])
     torch.manual_seed(0)
     timing = request["timing"]
-    out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "matmul": [], "gpt_step": None, "ppo_step": None}
+    out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "blas": blas_info(), "matmul": [], "gpt_step": None, "ppo_step": None}
     for case in request.get("matmul", []):
         ms = time_matmul(torch, case, timing)
         out["matmul"].append({**case, "gflops": 2 * case["M"] * case["K"] * case["N"] / (ms / 1000) / 1e9})
@@ -48,6 +48,20 @@ def main() -> int:
         out["ppo_step"] = ppo_step(torch, request["ppo_step"], timing)
     json.dump(out, sys.stdout)
     return 0
+
+
+def blas_info():
+    """Which BLAS torch's matmuls went to and with how many threads: Debian's torch calls the system
+    libblas.so.3 (OpenBLAS with its own pthreads under libopenblas0-pthread), separate from torch's
+    OpenMP threads. None when the library is not OpenBLAS."""
+    import ctypes
+
+    try:
+        lib = ctypes.CDLL("libblas.so.3")
+        lib.openblas_get_config.restype = ctypes.c_char_p
+        return {"name": lib.openblas_get_config().decode().split()[1], "threads": lib.openblas_get_num_threads()}
+    except (OSError, AttributeError):
+        return None
 
 
 def median_ms(run, timing) -> float:

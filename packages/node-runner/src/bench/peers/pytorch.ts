@@ -24,7 +24,7 @@ export interface TorchStep {
 }
 
 export interface TorchResult {
-  /** e.g. "pytorch 1.13.0 cpu (1 thread)". */
+  /** e.g. "pytorch 1.13.0 cpu (torch 1 thread, OpenBLAS 0.3.21 2 threads)": torch's OpenMP threads and the BLAS's own. */
   name: string;
   /** GFLOP/s per requested case, in request order. */
   matmulGflops: number[];
@@ -57,6 +57,7 @@ export async function runTorchPeer(request: TorchRequest): Promise<TorchOutcome>
     unavailable?: string;
     torch: string;
     threads: number;
+    blas: { name: string; threads: number } | null;
     matmul: Array<{ gflops: number }>;
     gpt_step: { ms: number; first_loss: number } | null;
     ppo_step: { ms: number; first_loss: number } | null;
@@ -64,11 +65,15 @@ export async function runTorchPeer(request: TorchRequest): Promise<TorchOutcome>
   if (r.unavailable) return { unavailable: r.unavailable };
   const step = (s: { ms: number; first_loss: number } | null) => (s ? { ms: s.ms, firstLoss: s.first_loss } : null);
   return {
-    name: `pytorch ${r.torch} cpu (${r.threads} thread${r.threads === 1 ? '' : 's'})`,
+    name: `pytorch ${r.torch} cpu (${threads('torch', r.threads)}${r.blas ? `, ${threads(`OpenBLAS ${r.blas.name}`, r.blas.threads)}` : ''})`,
     matmulGflops: r.matmul.map((m) => m.gflops),
     gptStep: step(r.gpt_step),
     ppoStep: step(r.ppo_step),
   };
+}
+
+function threads(who: string, n: number): string {
+  return `${who} ${n} thread${n === 1 ? '' : 's'}`;
 }
 
 function spawnJson(command: string, args: string[], input: string): Promise<{ json: unknown } | { unavailable: string }> {
