@@ -4,6 +4,7 @@
 
 import {
   type Checkpoint,
+  checkResumeRecipe,
   formatRecipeTable,
   isInputError,
   loadCheckpoint,
@@ -11,6 +12,7 @@ import {
   type Phase,
   PRESET_NAMES,
   type Recipe,
+  resolveRecipe,
   sampleRecord,
   saveCheckpoint,
   Trainer,
@@ -46,11 +48,15 @@ export const train: Command = {
       if (flags.resume !== undefined) {
         paths = await openRunDir(flags.resume as string);
         const store = new DirectoryCheckpointStore(paths.checkpoints);
-        // Without --recipe/--set the saved recipe is used; with them, they must resolve to the same recipe.
-        const requested =
-          flags.recipe !== undefined || sets.length > 0 ? (await loadRecipe({ recipe: flags.recipe as string | undefined, sets })).recipe : undefined;
-        resumeFrom = await loadCheckpoint(store, requested ? { recipe: requested } : {});
-        recipe = resumeFrom.recipe;
+        resumeFrom = await loadCheckpoint(store);
+        // --set applies on top of the saved recipe (e.g. more rl.iterations); --recipe names a recipe
+        // to compare against. Either way the result may differ from the saved one only in fields that
+        // do not change what any iteration computes.
+        recipe =
+          flags.recipe !== undefined
+            ? (await loadRecipe({ recipe: flags.recipe as string, sets })).recipe
+            : resolveRecipe({ file: { name: 'the checkpoint', text: JSON.stringify(resumeFrom.recipe) }, sets }).recipe;
+        checkResumeRecipe(resumeFrom.recipe, recipe, store.describe(resumeFrom.step));
         logger = await FileMetricsLogger.resume(paths.metrics, recipe, Number(resumeFrom.extra.metricsRecords ?? 0));
         samples = await SamplesFile.resume(paths.samples, Number(resumeFrom.extra.samplesRecords ?? 0));
       } else {
