@@ -1,16 +1,14 @@
 // Whole training steps on the bench model: one SFT step (forward, backward, Adam) and one PPO
-// minibatch update (policy and critic, clipped losses, AdamW), ms per step. Ours runs on the GPU
-// once the GPT training step exists (issue 3; the lead is assembling it): until then these rows
-// carry the peers' figures alone, and plugging ours in is passing its ms to `gptStepRows` /
-// `ppoStepRows`.
+// minibatch update (policy and critic, clipped losses, AdamW), ms per step, ours (bench/ours.ts,
+// the trainer's own code) beside tfjs on the same device and PyTorch on the CPU; plus the steps'
+// dispatch and submit counts, attention forward+backward and generation throughput.
 
+import { attentionCost, generationTokensPerSecond, ppoStepCost, sftStepCost, stepPositions } from './ours.ts';
 import { tfjsTinyGptStepMs } from './peers/tfjs-gpt.ts';
 import { type BenchRow, makeRow, type PeerFigure } from './row.ts';
 import type { BenchSection } from './sections.ts';
 import { type BenchModelShape, describeModelShape } from './shapes.ts';
 import type { TimingOptions } from './timing.ts';
-
-const NOT_BUILT = 'ours: the GPU training step is not built yet (issue 3)';
 
 export function gptStepName(shape: BenchModelShape): string {
   return `tiny-GPT train step (fwd+bwd+Adam) ${describeModelShape(shape)}`;
@@ -30,9 +28,7 @@ export function ppoStepRows(shape: BenchModelShape, oursMs: number | null, peers
 }
 
 function stepRow(name: string, oursMs: number | null, peer: PeerFigure): BenchRow {
-  const row = makeRow(name, 'ms', oursMs, peer);
-  if (oursMs === null) row.note = row.note ? `${NOT_BUILT}; ${row.note}` : NOT_BUILT;
-  return row;
+  return makeRow(name, 'ms', oursMs, peer);
 }
 
 /** tfjs took about 11 s per step here, so its steps are few (its checked first step is the warm-up); PyTorch's take milliseconds. */
@@ -41,6 +37,10 @@ const TFJS_TIMING: Record<'quick' | 'full', TimingOptions> = {
   full: { warmup: 0, reps: 3, budgetMs: 30_000 },
 };
 const TORCH_TIMING: TimingOptions = { warmup: 2, reps: 10, budgetMs: 3_000 };
+const OUR_TIMING: Record<'quick' | 'full', TimingOptions> = {
+  quick: { warmup: 1, reps: 3 },
+  full: { warmup: 2, reps: 10, budgetMs: 10_000 },
+};
 
 export const trainStepSection: BenchSection = {
   name: 'training steps',
@@ -48,7 +48,7 @@ export const trainStepSection: BenchSection = {
     const { shape } = ctx;
     const wantGpt = ctx.wants(gptStepName(shape));
     const wantPpo = ctx.wants(ppoStepName(shape));
-    if (!wantGpt && !wantPpo) return [];
+    if (!wantGpt && !wantPpo && !ctx.wants('attention') && !ctx.wants('generation')) return [];
     ctx.progress('training steps: PyTorch peer');
     const torch = await ctx.torch({
       timing: TORCH_TIMING,
@@ -62,16 +62,37 @@ export const trainStepSection: BenchSection = {
       return s ? { name: torch.name, value: s.ms } : { name: torch.name, unavailable: 'unavailable: the PyTorch peer returned no figure' };
     };
     const rows: BenchRow[] = [];
+    const ourTiming = ctx.quick ? OUR_TIMING.quick : OUR_TIMING.full;
     if (wantGpt) {
+      ctx.progress('training steps: ours (SFT step)');
+      const sft = await sftStepCost(ctx.gpu, shape, ourTiming);
+      const tokens = shape.batch * stepPositions(shape);
       ctx.progress('training steps: tfjs tiny GPT (about 10 s a step on SwiftShader)');
       const peer = await ctx.tfjs();
       const tfjs: PeerFigure =
         typeof peer === 'string'
           ? { name: 'tfjs-webgpu', unavailable: peer }
           : { name: peer.name, value: await tfjsTinyGptStepMs(peer, shape, ctx.quick ? TFJS_TIMING.quick : TFJS_TIMING.full) };
-      rows.push(...gptStepRows(shape, null, [tfjs, torchFigure('gptStep')]));
+      rows.push(
+        ...gptStepRows(shape, sft.ms, [tfjs, torchFigure('gptStep')]),
+        makeRow(`SFT step throughput ${describeModelShape(shape)}`, 'tokens/s', tokens / (sft.ms / 1000)),
+        makeRow(`dispatches per SFT step ${describeModelShape(shape)}`, 'count', sft.dispatches),
+        makeRow(`submits per SFT step ${describeModelShape(shape)}`, 'count', sft.submits),
+      );
     }
-    if (wantPpo) rows.push(...ppoStepRows(shape, null, [torchFigure('ppoStep')]));
+    if (wantPpo) {
+      ctx.progress('training steps: ours (PPO update step)');
+      const ppo = await ppoStepCost(ctx.gpu, shape, ourTiming);
+      rows.push(
+        ...ppoStepRows(shape, ppo.ms, [torchFigure('ppoStep')]),
+        makeRow(`dispatches per PPO update step ${describeModelShape(shape)}`, 'count', ppo.dispatches),
+        makeRow(`submits per PPO update step ${describeModelShape(shape)}`, 'count', ppo.submits),
+      );
+    }
+    const attentionName = `attention fwd+bwd ${describeModelShape(shape)} H${shape.model.heads}`;
+    if (ctx.wants(attentionName)) rows.push(makeRow(attentionName, 'ms', await attentionCost(ctx.gpu, shape, ourTiming)));
+    const generationName = `generation with KV cache ${describeModelShape(shape)}`;
+    if (ctx.wants(generationName)) rows.push(makeRow(generationName, 'tokens/s', await generationTokensPerSecond(ctx.gpu, shape, ourTiming)));
     return rows;
   },
 };
