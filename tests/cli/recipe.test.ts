@@ -25,7 +25,7 @@ describe('horizon recipe', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^recipe tiny\nfield\s+value\s+source\n/);
     expect(r.stdout).toMatch(/\nrl\.epochs\s+3\s+--set\n/);
-    expect(r.stdout).toMatch(/\nrl\.iterations\s+4\s+preset tiny\n/);
+    expect(r.stdout).toMatch(/\nrl\.iterations\s+15\s+preset tiny\n/);
     const json = horizon(['--recipe', 'tiny', '--set', 'seed=7', '--json']);
     const file = join(scratch, 'saved.json');
     writeFileSync(file, json.stdout);

@@ -19,26 +19,25 @@ export const PRESETS = {
     doc: 'addition, GRPO: group z-score advantages, KL (k3) in the loss, no critic',
     recipe: {
       name: 'add-grpo',
-      rl: { algorithm: 'grpo', promptsPerIteration: 16, groupSize: 4, klPlacement: 'loss', klEstimator: 'k3', klCoef: 0.04, criticWarmupSteps: 0 },
+      rl: { algorithm: 'grpo', promptsPerIteration: 32, groupSize: 4, klPlacement: 'loss', klEstimator: 'k3', klCoef: 0.04, criticWarmupSteps: 0 },
     },
   },
   'add-rloo': {
     doc: 'addition, RLOO: leave-one-out baselines, KL (k1) in the reward, no critic',
     recipe: {
       name: 'add-rloo',
-      rl: { algorithm: 'rloo', promptsPerIteration: 16, groupSize: 4, klPlacement: 'reward', klEstimator: 'k1', criticWarmupSteps: 0 },
+      rl: { algorithm: 'rloo', promptsPerIteration: 32, groupSize: 4, klPlacement: 'reward', klEstimator: 'k1', criticWarmupSteps: 0 },
     },
   },
   tiny: {
-    doc: 'CI-sized PPO on 1–2 digit addition: a one-layer, 16-wide policy for 4 iterations',
+    doc: 'CI-sized PPO: the default task and model, a shorter warm start and 15 iterations (about 40 s on two CPU cores)',
     recipe: {
       name: 'tiny',
-      task: { addition: { minDigits: 1, maxDigits: 2, oodMinDigits: 3, oodMaxDigits: 3 } },
-      model: { contextLength: 16, policy: { layers: 1, heads: 2, width: 16 } },
-      sft: { steps: 20, batchSize: 8 },
-      rl: { iterations: 4, promptsPerIteration: 8, minibatches: 2, maxNewTokens: 5, criticWarmupSteps: 1 },
-      eval: { interval: 2, heldOutSize: 20, oodSize: 10 },
-      checkpoint: { interval: 2 },
+      model: { contextLength: 16 },
+      sft: { steps: 300 },
+      rl: { iterations: 15, criticWarmupSteps: 0 },
+      eval: { interval: 5, heldOutSize: 200, oodSize: 20 },
+      checkpoint: { interval: 5 },
     },
   },
 } as const satisfies Record<string, Preset>;

@@ -49,11 +49,13 @@ describe('recipe schema and presets', () => {
     expect(resolveRecipe({ preset: 'add-rloo' }).recipe.rl.algorithm).toBe('rloo');
   });
 
-  it('tiny is CI-sized', () => {
-    const { recipe } = resolveRecipe({ preset: 'tiny' });
-    expect(recipe.model.policy.width * recipe.model.policy.layers).toBeLessThanOrEqual(32);
-    expect(recipe.rl.iterations * recipe.rl.promptsPerIteration * recipe.rl.groupSize).toBeLessThanOrEqual(64);
-    expect(recipe.eval.heldOutSize + recipe.eval.oodSize).toBeLessThanOrEqual(50);
+  it('tiny is a fraction of the default run (CI-sized: about 40 s on two CPU cores)', () => {
+    const tiny = resolveRecipe({ preset: 'tiny' }).recipe;
+    const full = resolveRecipe({}).recipe;
+    const rollouts = (r: typeof tiny) => r.rl.iterations * r.rl.promptsPerIteration * r.rl.groupSize;
+    expect(rollouts(tiny)).toBeLessThanOrEqual(rollouts(full) / 5);
+    expect(tiny.sft.steps).toBeLessThanOrEqual(full.sft.steps / 2);
+    expect(tiny.model.contextLength).toBeLessThanOrEqual(full.model.contextLength);
   });
 
   it('presets only name real fields', () => {
@@ -65,7 +67,7 @@ describe('resolving a recipe', () => {
   it('layers defaults ← preset ← file ← --set and records each source', () => {
     const file = { name: 'mine.json', text: JSON.stringify({ extends: 'tiny', seed: 7, rl: { epochs: 3 } }) };
     const { recipe, sources } = resolveRecipe({ file, sets: ['rl.epochs=5', 'rl.whiten=false', 'rl.algorithm=rloo', 'rl.groupSize=2', 'name=my-run'] });
-    expect(recipe).toMatchObject({ name: 'my-run', seed: 7, rl: { epochs: 5, whiten: false, algorithm: 'rloo', iterations: 4 } });
+    expect(recipe).toMatchObject({ name: 'my-run', seed: 7, rl: { epochs: 5, whiten: false, algorithm: 'rloo', iterations: 15 } });
     expect(sources).toMatchObject({ seed: 'file mine.json', 'rl.epochs': '--set', 'rl.iterations': 'preset tiny', 'rl.gamma': 'default' });
     expect(resolveRecipe({ file: { name: 'f.json', text: '{}' } }).recipe).toEqual(resolveRecipe().recipe);
   });
@@ -145,16 +147,16 @@ describe('resolving a recipe', () => {
     expect(() => resolveRecipe({ sets: ['model.critic.layers=3', 'rl.algorithm=grpo', 'rl.groupSize=2'] })).not.toThrow();
     expect(message(['rl.algorithm=grpo'])).toBe('rl.groupSize must be at least 2 for grpo (its baseline compares rollouts of one prompt), got 1.');
     expect(message(['rl.minibatches=5'])).toBe(
-      'rl.minibatches (from --set) must divide the 64 rollouts per iteration (rl.promptsPerIteration × rl.groupSize), got 5.',
+      'rl.minibatches (from --set) must divide the 128 rollouts per iteration (rl.promptsPerIteration × rl.groupSize), got 5.',
     );
     expect(message(['rl.dualClip=0.5'])).toBe('rl.dualClip (from --set) must be 0 (off) or greater than 1, got 0.5.');
     // An interval longer than the run means "only at the end": changing rl.iterations alone must just work.
     expect(() => resolveRecipe({ sets: ['rl.iterations=3'] })).not.toThrow();
-    expect(message(['task.addition.oodMinDigits=3'])).toContain('task.addition.oodMinDigits (from --set) must exceed task.addition.maxDigits (3)');
-    expect(message(['model.contextLength=18'])).toBe(
-      'model.contextLength (from --set) must be at least 19 (longest OOD prompt 12 + answer and <eos> 7), got 18.',
+    expect(message(['task.addition.oodMinDigits=2'])).toContain('task.addition.oodMinDigits (from --set) must exceed task.addition.maxDigits (2)');
+    expect(message(['model.contextLength=12'])).toBe(
+      'model.contextLength (from --set) must be at least 13 (longest OOD prompt 8 + answer and <eos> 5), got 12.',
     );
-    expect(message(['rl.maxNewTokens=6'])).toBe('rl.maxNewTokens (from --set) must be at least 7 so the longest (OOD) answer and <eos> fit, got 6.');
+    expect(message(['rl.maxNewTokens=4'])).toBe('rl.maxNewTokens (from --set) must be at least 5 so the longest (OOD) answer and <eos> fit, got 4.');
     expect(message(['task.addition.maxDigits=1', 'eval.heldOutSize=51'])).toContain('eval.heldOutSize (from --set) must be at most half of the 100 problems');
   });
 
@@ -235,7 +237,7 @@ describe('recipe table and differences', () => {
     const b = resolveRecipe({ sets: ['rl.epochs=3', 'seed=9'] }).recipe;
     expect(recipeDifferences(a, b)).toEqual([
       { path: 'seed', a: 1, b: 9 },
-      { path: 'rl.epochs', a: 2, b: 3 },
+      { path: 'rl.epochs', a: 4, b: 3 },
     ]);
     expect(recipeDifferences(a, a)).toEqual([]);
   });
