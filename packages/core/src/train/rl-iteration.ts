@@ -51,11 +51,26 @@ export interface IterationResult {
   samples: { sample: Sample; channels: Record<string, Float32Array> }[];
 }
 
+/** A batch of rollouts, scored and with advantages: everything before the updates. */
+export interface ScoredRollouts {
+  samples: Sample[];
+  rows: TrainingRows;
+  scores: Scores;
+  /** [B, T] task rewards plus KL shaping. */
+  tokenRewards: Float32Array;
+  /** Summed −β·KL penalties over all rollouts (KL in the reward only). */
+  klPenalty: number;
+  advantages: Float32Array; // [B, T]
+  returns: Float32Array; // [B, T]
+  advantageMetrics: Partial<Record<MetricName, number>>;
+  seconds: { rollout: number; score: number; advantage: number };
+}
+
 /**
- * Runs iteration `iteration` (0-based) on training episodes starting at `cursor`.
- * `policyFrozen`: critic warm-up — score and train the critic, leave the policy alone.
+ * Steps 1–4 of an iteration: sample G episodes of each of P prompts (training episodes from
+ * `cursor`), score them, place rewards and compute advantages. `horizon sample` uses this alone.
  */
-export async function rlIteration(ctx: RlContext, iteration: number, cursor: number, policyFrozen: boolean): Promise<IterationResult> {
+export async function collectAndScore(ctx: RlContext, iteration: number, cursor: number): Promise<ScoredRollouts> {
   const { recipe, task, codec, algorithm, models } = ctx;
   const rl = recipe.rl;
   const clock = new Stopwatch();
@@ -68,13 +83,13 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   }
   ctx.sampler.reseed(recipe.seed, STREAM.rollout, iteration);
   const samples = await collectRollouts(requests, codec, ctx.sampler, ctx.limits);
-  const rolloutSeconds = clock.lap();
+  const rollout = clock.lap();
 
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids.
   const longest = Math.max(...samples.map((s) => s.tokens.length));
   const rows = toTrainingRows(packSamples(samples, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
   const scores = await ctx.scorer.score(rows, models, rl.temperature);
-  const scoreSeconds = clock.lap();
+  const score = clock.lap();
 
   // 3. Rewards on tokens: the task reward where the episode placed it, and the KL penalty per action
   //    token when the recipe puts KL in the reward (PPO/RLOO); GRPO puts it in the loss instead.
@@ -91,7 +106,20 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
 
   // 4. Advantages (and critic targets) from the algorithm's estimator.
   const { advantages, returns, metrics: advantageMetrics } = await algorithm.advantages({ gpu: ctx.scorer.gpu, rows, scores, tokenRewards, recipe });
-  const advantageSeconds = clock.lap();
+  return { samples, rows, scores, tokenRewards, klPenalty, advantages, returns, advantageMetrics, seconds: { rollout, score, advantage: clock.lap() } };
+}
+
+/**
+ * Runs iteration `iteration` (0-based) on training episodes starting at `cursor`.
+ * `policyFrozen`: critic warm-up — score and train the critic, leave the policy alone.
+ */
+export async function rlIteration(ctx: RlContext, iteration: number, cursor: number, policyFrozen: boolean): Promise<IterationResult> {
+  const { recipe, models } = ctx;
+  const rl = recipe.rl;
+  const clock = new Stopwatch();
+  const { samples, rows, scores, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(ctx, iteration, cursor);
+  const { rollout: rolloutSeconds, score: scoreSeconds, advantage: advantageSeconds } = seconds;
+  clock.lap();
 
   // 5. Updates: epochs × minibatches over a fresh shuffle each epoch; every loss term of every
   //    minibatch is scaled by denominators of the whole batch (ALGORITHMS.md §0.4).

@@ -24,7 +24,7 @@ import type { Recipe } from '../recipe/schema.ts';
 import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
 import { evaluate } from './evaluate.ts';
 import { GpuSampler } from './gpu-sampler.ts';
-import { type RlContext, rlIteration, STREAM } from './rl-iteration.ts';
+import { collectAndScore, type RlContext, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
 import { Scorer } from './scoring.ts';
 import { SftStepper, sftBatch } from './sft.ts';
 import { UpdateSteps } from './update-steps.ts';
@@ -49,7 +49,8 @@ export class Trainer {
   readonly task: Task;
   readonly tokenizer: CharTokenizer;
   readonly policy: Gpt;
-  readonly policyOptimizer: AdamW;
+  /** SFT's optimizer during the warm start; RL starts a fresh one (its moments belong to another objective and lr). */
+  policyOptimizer: AdamW;
   reference: Gpt | undefined;
   critic: Gpt | undefined;
   criticOptimizer: AdamW | undefined;
@@ -124,9 +125,10 @@ export class Trainer {
     }
   }
 
-  /** After SFT: freeze a copy as the KL reference and, for PPO, start the critic. */
+  /** After SFT: a fresh policy optimizer, a frozen copy as the KL reference and, for PPO, the critic. */
   private startRl(): void {
     const { gpu, recipe } = this;
+    this.policyOptimizer = new AdamW(this.policy);
     const configs = modelConfigs(recipe, this.tokenizer.vocabSize);
     // A GPU-side copy: the reference is the policy as SFT left it.
     this.reference = Gpt.fromWeights(gpu, configs.policy, new Float32Array(this.policy.layout.totalSize), 'reference');
@@ -168,6 +170,15 @@ export class Trainer {
       updates: new UpdateSteps(this.gpu),
       limits,
     };
+  }
+
+  /**
+   * Samples and scores one batch exactly as the next RL iteration would (same seeds), without
+   * updating anything: rollouts with per-token log-probs, values and advantages (`horizon sample`).
+   */
+  async sampleBatch(): Promise<ScoredRollouts> {
+    if (!this.reference) throw new RangeError('sampleBatch needs a trainer in its RL phase (after SFT or restored from a checkpoint)');
+    return collectAndScore(this.rlContext(), this.iteration, this.cursor);
   }
 
   /** Greedy success on the held-out and OOD sets. */
@@ -220,8 +231,8 @@ export class Trainer {
     this.iteration = ckpt.step;
     this.cursor = ckpt.dataCursor.train ?? 0;
     this.policy.writeParameters(ckpt.policy.params);
-    if (ckpt.policy.adam) this.policyOptimizer.loadState(ckpt.policy.adam);
     this.startRl();
+    if (ckpt.policy.adam) this.policyOptimizer.loadState(ckpt.policy.adam);
     this.reference!.writeParameters(ckpt.reference.params);
     if (this.critic && this.criticOptimizer) {
       if (!ckpt.critic?.adam) throw new RangeError(`this checkpoint has no critic, but ${this.recipe.rl.algorithm} trains one`);
