@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHORT_TINY_FLAGS } from '../support/recipes.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'packages', 'node-runner', 'src', 'main.ts');
@@ -21,25 +22,12 @@ function horizon(args: string[]) {
 }
 
 const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n');
-/** The tiny recipe cut to seconds: these tests are about files and exit codes, not learning. */
-const SHORT = [
-  '--set',
-  'sft.steps=20',
-  '--set',
-  'rl.iterations=4',
-  '--set',
-  'rl.promptsPerIteration=16',
-  '--set',
-  'eval.interval=2',
-  '--set',
-  'checkpoint.interval=2',
-];
 
 describe('horizon train', () => {
   const run = join(scratch, 'run');
   let first: ReturnType<typeof horizon>;
   beforeAll(() => {
-    first = horizon(['--recipe', 'tiny', ...SHORT, '--out', run]);
+    first = horizon(['--recipe', 'tiny', ...SHORT_TINY_FLAGS, '--out', run]);
   }, 180_000);
 
   it('writes metrics.jsonl (recipe first), samples.jsonl and committed checkpoints', () => {
@@ -81,7 +69,7 @@ describe('horizon train', () => {
       [['--recipe', 'tiny', '--set', 'rl.clipLo=0.1'], /rl\.clipLo.*did you mean "rl\.clipLow"/],
       [['--recipe', 'tiny', '--set', 'rl.gamma=2'], /rl\.gamma/],
       [['--resume', join(scratch, 'nowhere')], /not a Horizon run directory/],
-      [['--resume', run, '--recipe', 'tiny', ...SHORT, '--set', 'seed=2'], /seed = 1 but this run asks for 2/],
+      [['--resume', run, '--recipe', 'tiny', ...SHORT_TINY_FLAGS, '--set', 'seed=2'], /seed = 1 but this run asks for 2/],
     ];
     for (const [args, message] of cases) {
       const r = horizon(args);
@@ -95,7 +83,7 @@ describe('horizon train', () => {
     const taken = join(scratch, 'taken');
     mkdirSync(taken);
     writeFileSync(join(taken, 'notes.txt'), 'mine');
-    const r = horizon(['--recipe', 'tiny', ...SHORT, '--out', taken]);
+    const r = horizon(['--recipe', 'tiny', ...SHORT_TINY_FLAGS, '--out', taken]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/already exists and is not empty/);
     expect(readdirSync(taken)).toEqual(['notes.txt']);

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { denoPath } from '../support/deno.ts';
+import { SHORT_TINY_FLAGS } from '../support/recipes.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'packages', 'node-runner', 'src', 'main.ts');
@@ -21,19 +22,11 @@ type Record = { phase: string; step: number; metrics: { [name: string]: number |
 
 function train(runtime: 'node' | 'deno', out: string): Record[] {
   const [command, args] = runtime === 'node' ? [join(root, 'node_modules', '.bin', 'tsx'), [main]] : [denoPath(), ['run', '-A', main]];
-  const short = [
-    '--set',
-    'sft.steps=40',
-    '--set',
-    'rl.iterations=4',
-    '--set',
-    'rl.promptsPerIteration=16',
-    '--set',
-    'eval.interval=2',
-    '--set',
-    'eval.heldOutSize=40',
-  ];
-  const run = spawnSync(command, [...args, 'train', '--recipe', 'tiny', ...short, '--quiet', '--out', out], { cwd: root, encoding: 'utf8', timeout: 170_000 });
+  const run = spawnSync(command, [...args, 'train', '--recipe', 'tiny', ...SHORT_TINY_FLAGS, '--quiet', '--out', out], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 170_000,
+  });
   expect(run.status, `${runtime}: ${run.stderr}`).toBe(0);
   return readFileSync(join(out, 'metrics.jsonl'), 'utf8')
     .trim()

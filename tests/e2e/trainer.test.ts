@@ -4,15 +4,13 @@
 import { loadCheckpoint, MemoryCheckpointStore, type MetricName, type Recipe, resolveRecipe, saveCheckpoint, Trainer, type TrainerHooks } from '@horizon/core';
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
+import { SHORT_TINY } from '../support/recipes.ts';
 
 type Line = { phase: string; step: number; metrics: Partial<Record<MetricName, number>> };
 
 function tiny(sets: string[] = []): Recipe {
   return resolveRecipe({ preset: 'tiny', sets }).recipe;
 }
-
-/** The tiny recipe cut to seconds, for tests of mechanics rather than of learning. */
-const SHORT = ['sft.steps=20', 'rl.iterations=4', 'rl.promptsPerIteration=16', 'eval.interval=2', 'eval.heldOutSize=20', 'checkpoint.interval=2'];
 
 /** Metrics without wall-clock figures, which differ between any two runs. */
 function numerics(lines: Line[]): Line[] {
@@ -42,7 +40,7 @@ describe('trainer on the tiny recipe', () => {
 
   it('N iterations equal N/2, a checkpoint round trip, and N/2 more — bit for bit', async () => {
     const gpu = await testGpu();
-    const recipe = tiny(SHORT);
+    const recipe = tiny(SHORT_TINY);
     const straight: Line[] = [];
     await new Trainer(gpu, recipe).run(recorder(straight));
 
@@ -64,7 +62,7 @@ describe('trainer on the tiny recipe', () => {
   it('the first policy step sees ratio 1 and KL 0: rollout, scoring and training numerics agree', async () => {
     const gpu = await testGpu();
     // One epoch of one minibatch: the only policy step is the first, before any update.
-    const recipe = tiny([...SHORT, 'rl.epochs=1', 'rl.minibatches=1', 'rl.iterations=1']);
+    const recipe = tiny([...SHORT_TINY, 'rl.epochs=1', 'rl.minibatches=1', 'rl.iterations=1']);
     const trainer = new Trainer(gpu, recipe);
     let metrics: Partial<Record<MetricName, number>> = {};
     await trainer.run({

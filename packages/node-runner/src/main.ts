@@ -2,11 +2,10 @@
 // exits with its code: 0 ok, 1 failed, 2 usage error. GPU errors print their remedy, not a stack.
 
 import { parseArgs } from 'node:util';
-import { isInputError } from '@horizon/core';
+import { closestMatch, isInputError } from '@horizon/core';
 import { isGpuError } from '@horizon/kernels';
 import { type Command, EXIT, UsageError } from './cli/command.ts';
 import { COMMANDS } from './cli/commands.ts';
-import { closest } from './cli/suggest.ts';
 import { commandUsage, usage } from './cli/usage.ts';
 
 const out = (line: string) => console.log(line);
@@ -20,7 +19,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    const guess = closest(
+    const guess = closestMatch(
       name,
       COMMANDS.map((c) => c.name),
     );
@@ -65,7 +64,7 @@ function parseCommandLine(command: Command, args: string[]): Parsed | string {
     const message = (error as Error).message;
     const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
     if (unknown) {
-      const guess = closest(unknown.replace(/^-+/, ''), Object.keys(options));
+      const guess = closestMatch(unknown.replace(/^-+/, ''), Object.keys(options));
       return `unknown flag ${unknown}.${guess ? ` Did you mean --${guess}?` : ''}`;
     }
     return message.split('\n')[0];

@@ -1,5 +1,5 @@
-// "Did you mean …?": the closest known word by edit distance, for misspelt recipe fields, presets
-// and enum values. (node-runner's cli/suggest.ts does the same for commands and flags.)
+// "Did you mean …?": the closest known word by edit distance, for misspelt recipe fields, presets,
+// enum values, and the CLI's commands and flags.
 
 export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -1,7 +1,7 @@
 // `horizon eval --checkpoint DIR`: greedy success of a checkpoint's policy on the task's fixed
 // held-out and out-of-distribution sets — the same evaluation `horizon train` logs.
 
-import { isInputError, Trainer } from '@horizon/core';
+import { Trainer } from '@horizon/core';
 import { deviceLine } from '@horizon/kernels';
 import { type Command, EXIT, UsageError } from '../cli/command.ts';
 import { acquireGpu } from '../platform/acquire-gpu.ts';
@@ -16,14 +16,8 @@ export const evalCommand: Command = {
   },
   async run({ flags, out }) {
     if (flags.checkpoint === undefined) throw new UsageError('--checkpoint DIR is required (a run directory or a checkpoints/step-N directory).');
-    let opened: Awaited<ReturnType<typeof openCheckpoint>>;
-    try {
-      opened = await openCheckpoint(flags.checkpoint as string);
-    } catch (error) {
-      if (isInputError(error)) throw new UsageError(error.message);
-      throw error;
-    }
-    const { checkpoint, where } = opened;
+    // A missing, partial or corrupt checkpoint is an InputError: main.ts prints it and exits 2.
+    const { checkpoint, where } = await openCheckpoint(flags.checkpoint as string);
     const gpu = await acquireGpu();
     try {
       const trainer = new Trainer(gpu, checkpoint.recipe);

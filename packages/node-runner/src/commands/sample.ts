@@ -2,7 +2,7 @@
 // exactly as its next RL iteration would, printed as token strips shaded by a per-token channel
 // (advantage by default; value, logprob or kl) — credit assignment made visible in the terminal.
 
-import { isInputError, Trainer } from '@horizon/core';
+import { Trainer } from '@horizon/core';
 import { type Command, EXIT, UsageError } from '../cli/command.ts';
 import { acquireGpu } from '../platform/acquire-gpu.ts';
 import { openCheckpoint } from '../run/open-checkpoint.ts';
@@ -26,14 +26,8 @@ export const sample: Command = {
     if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--n must be an integer in [1, 256], got "${flags.n}".`);
     const channel = (flags.channel ?? 'advantage') as Channel;
     if (!CHANNELS.includes(channel)) throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}, got "${flags.channel}".`);
-    let opened: Awaited<ReturnType<typeof openCheckpoint>>;
-    try {
-      opened = await openCheckpoint(flags.checkpoint as string);
-    } catch (error) {
-      if (isInputError(error)) throw new UsageError(error.message);
-      throw error;
-    }
-    const { checkpoint, where } = opened;
+    // A missing, partial or corrupt checkpoint is an InputError: main.ts prints it and exits 2.
+    const { checkpoint, where } = await openCheckpoint(flags.checkpoint as string);
     const saved = checkpoint.recipe;
     if (channel === 'value' && saved.rl.algorithm !== 'ppo')
       throw new UsageError(`--channel value needs a critic; ${saved.name} trains with ${saved.rl.algorithm}.`);

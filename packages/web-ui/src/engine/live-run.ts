@@ -3,7 +3,7 @@
 // batched to the page and appended to IndexedDB. Pausing takes effect between steps (the Trainer
 // polls `shouldStop`), so a step in flight always completes and is logged.
 
-import { type MetricName, type MetricsRecord, type Phase, type Recipe, type Sample, Trainer } from '@horizon/core';
+import { type MetricName, type MetricsRecord, type Phase, type Recipe, type Sample, sampleRecord, Trainer } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
 import type { RunStore } from '../storage/runs.ts';
 import type { ReplaySample, RunPosition, RunState, RunSummary, RunUpdate } from './api.ts';
@@ -12,23 +12,10 @@ import { Coalescer } from './coalescer.ts';
 /** Batches reach the page at most this often. */
 export const UPDATE_INTERVAL_MS = 250;
 
-/** A rollout as the completions table shows it (the same record `horizon train` writes to samples.jsonl). */
+/** A rollout as the completions table shows it: the record `horizon train` writes to samples.jsonl, numbers decoded. */
 export function replaySample(phase: Phase, step: number, sample: Sample, pieces: string[], channels?: Record<string, Float32Array>): ReplaySample {
-  return {
-    phase,
-    step,
-    rolloutId: sample.rolloutId,
-    groupId: sample.groupId,
-    seed: sample.seed,
-    prompt: sample.prompt,
-    turns: sample.turns,
-    reward: sample.reward,
-    done: sample.done,
-    tokens: sample.tokens,
-    pieces,
-    roles: sample.tokens.map((_, t) => (sample.actionMask[t] ? 'a' : sample.observationMask[t] ? 'o' : 'p')).join(''),
-    channels: Object.fromEntries(Object.entries(channels ?? {}).map(([name, values]) => [name, Array.from(values)])),
-  };
+  const record = sampleRecord(sample, { phase, step }, { pieces, ...(channels ? { channels } : {}) });
+  return { ...record, channels: Object.fromEntries(Object.entries(record.channels ?? {}).map(([name, values]) => [name, values.map(Number)])) };
 }
 
 export class LiveRun {
