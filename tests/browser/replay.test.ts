@@ -2,7 +2,7 @@
 // picker, drag and drop), browse the dashboard and the token strips, reload and find the run
 // restored from IndexedDB, and see storage failures (quota, another tab's upgrade) as banners.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { METRICS } from '@horizon/core';
@@ -25,7 +25,7 @@ const files = [
 ];
 
 beforeAll(async () => {
-  app = await buildAndServe();
+  app = await buildAndServe({ shippedReplay: false });
   // A persistent profile, so IndexedDB survives a reload exactly as in a user's browser.
   profile = mkdtempSync(join(tmpdir(), 'horizon-profile-'));
   context = await chromium.launchPersistentContext(profile, {
@@ -191,6 +191,28 @@ describe('the replay shipped with the app', () => {
     } finally {
       await clean.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the replay that ships in packages/web-ui/public/replay', () => {
+  it('is a real horizon train run and opens on first paint', async () => {
+    const shipped = await buildAndServe();
+    const clean = await chromium.launchPersistentContext('', { executablePath: chromiumPath(), args: WEBGPU_FLAGS, headless: true });
+    try {
+      const manifest = JSON.parse(readFileSync(join(shipped.dir, 'replay', 'manifest.json'), 'utf8')) as { name: string; origin: string; metrics: string };
+      const log = readFileSync(join(shipped.dir, 'replay', manifest.metrics), 'utf8')
+        .trim()
+        .split('\n');
+      const iterations = log.slice(1).filter((line) => JSON.parse(line).phase === 'rl').length;
+      const tab = await clean.newPage();
+      await tab.goto(shipped.url);
+      await expect.poll(() => text(tab, '[data-testid=run-name]')).toBe(manifest.name);
+      expect(await text(tab, '[data-testid=run-origin]')).toBe(manifest.origin);
+      expect(await points(tab, 'rollout/reward')).toBe(String(iterations));
+    } finally {
+      await clean.close();
+      await shipped.close();
     }
   });
 });

@@ -85,7 +85,7 @@ describe('playground recipe panel', () => {
     const mb = page.locator('input[name="rl.minibatches"]');
     await mb.fill('3');
     await mb.press('Enter');
-    await expect.poll(() => page.locator('[data-field="rl.minibatches"] .field-error').textContent()).toContain('must divide the 8 rollouts per iteration');
+    await expect.poll(() => page.locator('[data-field="rl.minibatches"] .field-error').textContent()).toContain('must divide the 128 rollouts per iteration');
     // Edits live in the URL: a reload keeps them.
     await page.reload();
     expect(await page.locator('input[name="rl.minibatches"]').inputValue()).toBe('3');

@@ -16,10 +16,15 @@ export interface BuiltApp {
   close(): Promise<void>;
 }
 
-export async function buildAndServe(): Promise<BuiltApp> {
+/**
+ * `shippedReplay: false` removes the replay the app ships (public/replay/) from the build, so a test
+ * starts from a truly empty app and can add its own; the default keeps it, as users get it.
+ */
+export async function buildAndServe(options: { shippedReplay?: boolean } = {}): Promise<BuiltApp> {
   const dir = mkdtempSync(join(tmpdir(), 'horizon-web-'));
   const configFile = join(webUi, 'vite.config.ts');
   await build({ root: webUi, configFile, logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
+  if (options.shippedReplay === false) rmSync(join(dir, 'replay'), { recursive: true, force: true });
   const server = await preview({
     root: webUi,
     configFile,

@@ -130,6 +130,17 @@ export class Generator {
     });
   }
 
+  /** Releases the KV caches and decode buffers (the model stays). */
+  destroy(): void {
+    for (const st of this.states.values()) {
+      for (const t of Object.values(st)) {
+        if (Array.isArray(t)) for (const cache of t) this.gpu.destroy(cache);
+        else if (typeof t !== 'number') this.gpu.destroy(t);
+      }
+    }
+    this.states.clear();
+  }
+
   /** Records one position for every row: forward the input token, sample, advance. */
   private recordStep(rec: Recorder, st: DecodeState, s: number, options: SamplingOptions): void {
     const { gpu, model } = this;

@@ -255,6 +255,13 @@ export class Gpt {
     recordEmbeddingBackward(rec, gpu, { tokens, dx: acts.dResidual, dwte: g.wte, dwpe: g.wpe }, { B, T, V, D });
   }
 
+  /** Releases every GPU buffer of the model; it cannot be used afterwards. */
+  destroy(): void {
+    this.releaseActivations();
+    this.gpu.destroy(this.params);
+    this.gpu.destroy(this.grads);
+  }
+
   /** Releases the GPU buffers of every activation set (parameters and gradients stay). */
   releaseActivations(): void {
     for (const acts of this.activationCache.values()) {

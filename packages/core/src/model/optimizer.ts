@@ -81,6 +81,11 @@ export class AdamW {
     });
   }
 
+  /** Releases the optimizer's GPU buffers. */
+  destroy(): void {
+    for (const t of [this.m, this.v, this.flags, this.stepValues, this.partials, this.clip]) this.gpu.destroy(t);
+  }
+
   /** The last step's gradient norm (before clipping). One small readback. */
   async readGradNorm(): Promise<number> {
     return (await this.gpu.read(this.clip))[0];

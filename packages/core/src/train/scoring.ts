@@ -31,6 +31,12 @@ export class Scorer {
 
   constructor(readonly gpu: Gpu) {}
 
+  /** Releases the scoring buffers. */
+  destroy(): void {
+    for (const t of this.tensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
+    this.tensors.clear();
+  }
+
   async score(rows: TrainingRows, models: { policy: Gpt; reference: Gpt; critic?: Gpt }, temperature: number): Promise<Scores> {
     const { gpu } = this;
     const { B, T } = rows;

@@ -73,6 +73,12 @@ export class SftStepper {
     readonly optimizer: AdamW,
   ) {}
 
+  /** Releases the step buffers (the model and optimizer stay). */
+  destroy(): void {
+    for (const t of this.tensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
+    this.tensors.clear();
+  }
+
   /** One optimizer step; returns the batch's mean cross-entropy (nats/token) and the gradient norm. */
   async step(batch: SftBatch, options: OptimizerOptions): Promise<{ loss: number; gradNorm: number }> {
     const { gpu, model } = this;

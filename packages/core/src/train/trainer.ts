@@ -61,6 +61,9 @@ export class Trainer {
   /** Next training episode index. */
   cursor = 0;
   private readonly generator: Generator;
+  private readonly scorer: Scorer;
+  private sftStepper: SftStepper | undefined;
+  private readonly updates: UpdateSteps;
   private readonly start = performance.now();
 
   constructor(
@@ -73,6 +76,18 @@ export class Trainer {
     this.policy = Gpt.init(gpu, configs.policy, mixSeed(recipe.seed, INIT.policy), 'policy');
     this.policyOptimizer = new AdamW(this.policy);
     this.generator = new Generator(this.policy);
+    this.scorer = new Scorer(gpu);
+    this.updates = new UpdateSteps(gpu);
+  }
+
+  /** Releases every GPU buffer the run holds (models, optimizers, caches); the trainer is unusable after. */
+  dispose(): void {
+    for (const model of [this.policy, this.reference, this.critic]) model?.destroy();
+    for (const optimizer of [this.policyOptimizer, this.criticOptimizer]) optimizer?.destroy();
+    this.generator.destroy();
+    this.scorer.destroy();
+    this.updates.destroy();
+    this.sftStepper?.destroy();
   }
 
   get algorithm() {
@@ -113,7 +128,8 @@ export class Trainer {
   private async runSft(hooks: TrainerHooks): Promise<void> {
     const { recipe, tokenizer } = this;
     const { steps, batchSize, lr } = recipe.sft;
-    const stepper = new SftStepper(this.gpu, this.policy, this.policyOptimizer);
+    this.sftStepper ??= new SftStepper(this.gpu, this.policy, this.policyOptimizer);
+    const stepper = this.sftStepper;
     const options: OptimizerOptions = { lr, ...recipe.optim, gradClip: recipe.rl.gradClip };
     while (this.sftStep < steps && !hooks.shouldStop?.()) {
       const examples = Array.from({ length: batchSize }, (_, i) => this.task.sftExample(recipe.seed, this.sftStep * batchSize + i));
@@ -128,6 +144,9 @@ export class Trainer {
   /** After SFT: a fresh policy optimizer, a frozen copy as the KL reference and, for PPO, the critic. */
   private startRl(): void {
     const { gpu, recipe } = this;
+    this.sftStepper?.destroy();
+    this.sftStepper = undefined;
+    this.policyOptimizer.destroy();
     this.policyOptimizer = new AdamW(this.policy);
     const configs = modelConfigs(recipe, this.tokenizer.vocabSize);
     // A GPU-side copy: the reference is the policy as SFT left it.
@@ -166,8 +185,8 @@ export class Trainer {
         ...(this.critic && this.criticOptimizer ? { critic: this.critic, criticOptimizer: this.criticOptimizer } : {}),
       },
       sampler,
-      scorer: new Scorer(this.gpu),
-      updates: new UpdateSteps(this.gpu),
+      scorer: this.scorer,
+      updates: this.updates,
       limits,
     };
   }

@@ -129,6 +129,14 @@ export class UpdateSteps {
 
   constructor(readonly gpu: Gpu) {}
 
+  /** Releases every minibatch buffer. */
+  destroy(): void {
+    for (const t of this.tensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
+    for (const t of this.dlogits.values()) this.gpu.destroy(t);
+    this.tensors.clear();
+    this.dlogits.clear();
+  }
+
   private buffers(B: number, T: number): StepTensors {
     const key = `${B}x${T}`;
     let t = this.tensors.get(key);

@@ -163,7 +163,7 @@ export class Engine implements EngineApi {
   async reset(): Promise<void> {
     const live = this.live;
     this.live = null;
-    await live?.stop();
+    await live?.dispose();
   }
 
   listRuns(): Promise<RunSummary[]> {

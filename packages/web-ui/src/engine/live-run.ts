@@ -63,6 +63,12 @@ export class LiveRun {
     await this.loop;
   }
 
+  /** Stops and releases the run's GPU memory (models, optimizers, caches): Reset must not leak. */
+  async dispose(): Promise<void> {
+    await this.stop();
+    this.trainer.dispose();
+  }
+
   private setState(state: RunState, message?: string): void {
     this.state = state;
     this.message = message;

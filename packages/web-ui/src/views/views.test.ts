@@ -63,7 +63,7 @@ describe('recipe panel checks', () => {
       checkChoice({ recipe: 'tiny', seed: undefined, sets: ['rl.minibatches=3'] })
         .errors.get('rl.minibatches')
         ?.join(),
-    ).toMatch(/must divide the 8 rollouts/);
+    ).toMatch(/must divide the 128 rollouts/);
   });
 
   it('drops an edit that returns a field to the preset value', () => {

@@ -4,8 +4,9 @@
 //             keeps one running sum per term; it writes partials[k, invocation]. No workgroup memory
 //             and no barriers: on SwiftShader a 256-wide shared-memory tree in every workgroup made
 //             the PPO loss over 64×512 tokens take 276 ms; this form takes a few ms (see the report).
-//   stage 2 — `finalSumsWgsl`: one workgroup per term sums that term's P partials (serially per
-//             invocation, then a tree: K workgroups only, so its barriers cost nothing).
+//   stage 2 — `finalSumsWgsl`: one invocation per term sums that term's P partials serially, in four
+//             interleaved lanes. A 256-wide workgroup tree here cost 0.8 ms per call on SwiftShader
+//             (eight workgroupBarriers) against ~0.05 ms serial at P = 64 (docs/experiments.md).
 // The order of additions depends only on the sizes, so a sum is bit-identical run to run on one
 // device (DESIGN.md "reductions are trees, deterministic on a given device").
 //
@@ -15,8 +16,6 @@
 export const REDUCE_WORKGROUP = 64;
 /** Elements each stage-1 invocation handles. */
 export const REDUCE_ITEMS = 16;
-/** Invocations per workgroup of the final-sums kernel. */
-const FINAL_WORKGROUP = 256;
 
 /**
  * WGSL for stage 1. A kernel declares `partials` (read_write f32 array), keeps
@@ -49,20 +48,19 @@ struct Params { P: u32, offset: u32 }
 @group(0) @binding(0) var<storage, read> partials: array<f32>;
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<uniform> p: Params;
-const WG = ${FINAL_WORKGROUP}u;
-var<workgroup> red: array<f32, ${FINAL_WORKGROUP}>;
 
-@compute @workgroup_size(${FINAL_WORKGROUP})
-fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u) {
+@compute @workgroup_size(1)
+fn main(@builtin(workgroup_id) wid: vec3u) {
   let k = wid.x;
-  var s = 0.0;
-  for (var j = lid; j < p.P; j += WG) { s += partials[k * p.P + j]; }
-  red[lid] = s;
-  for (var stride = WG / 2u; stride > 0u; stride = stride / 2u) {
-    workgroupBarrier();
-    if (lid < stride) { red[lid] += red[lid + stride]; }
+  // Four interleaved running sums, combined in a fixed order: the same additions every run.
+  var s = vec4f(0.0);
+  let base = k * p.P;
+  var j = 0u;
+  for (; j + 3u < p.P; j += 4u) {
+    s += vec4f(partials[base + j], partials[base + j + 1u], partials[base + j + 2u], partials[base + j + 3u]);
   }
-  if (lid == 0u) { out[p.offset + k] = red[0]; }
+  for (; j < p.P; j++) { s.x += partials[base + j]; }
+  out[p.offset + k] = (s.x + s.y) + (s.z + s.w);
 }
 `;
 }
