@@ -28,7 +28,9 @@ try {
   await phase('page load');
   const started = Date.now();
   await page.getByRole('button', { name: 'Play' }).click();
-  await page.locator('.badge[data-state="finished"]').waitFor({ timeout: 300_000 });
+  // The shipped replay already shows a finished run: wait for ours to start, then to finish.
+  await page.locator('.badge[data-state="running"]').waitFor({ timeout: 60_000 });
+  await page.locator('.badge[data-state="finished"]').waitFor({ timeout: 600_000 });
   await phase(`live training, tiny with ${SETS.join(' ')} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   // The shared cursor: hovering one chart marks the same step on all of them.
   await page.locator('.panel[data-metric="rollout/reward"] .u-over').hover({ position: { x: 150, y: 60 } });
