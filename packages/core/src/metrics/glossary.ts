@@ -86,6 +86,8 @@ export const METRICS = {
   'perf/score_s': { unit: 'seconds', doc: 'wall time of old, reference and critic forward passes over the rollouts', better: 'lower' },
   'perf/advantage_s': { unit: 'seconds', doc: 'wall time of GAE or group baselines and whitening', better: 'lower' },
   'perf/update_s': { unit: 'seconds', doc: 'wall time of the policy and critic epochs', better: 'lower' },
+  'perf/policy_update_s': { unit: 'seconds', doc: 'wall time of the policy optimizer steps within the update', better: 'lower' },
+  'perf/critic_update_s': { unit: 'seconds', doc: 'wall time of the critic optimizer steps within the update (PPO)', better: 'lower' },
   'perf/eval_s': { unit: 'seconds', doc: 'wall time of an evaluation pass', better: 'lower' },
   'hack/attempts': { unit: 'count', doc: 'tool calls the monitor flagged as reward hacking this iteration', better: 'lower' },
   'hack/intercepted': { unit: 'count', doc: 'flagged tool calls the guard blocked or answered with a fabricated output' },

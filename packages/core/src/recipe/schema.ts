@@ -74,7 +74,7 @@ export const RecipeSchema = z
     }),
     rl: section('reinforcement learning', {
       algorithm: choice('advantage estimator: ppo (critic + GAE), grpo (group z-score), rloo (leave-one-out)', ALGORITHMS, 'ppo'),
-      iterations: int('RL iterations (rollout + update rounds)', 150, 1, 10_000_000),
+      iterations: int('RL iterations (rollout + update rounds)', 200, 1, 10_000_000),
       promptsPerIteration: int('distinct prompts sampled per iteration', 128, 1, 65_536),
       groupSize: int('rollouts per prompt (GRPO/RLOO groups; ≥ 2 for those)', 1, 1, 1024),
       maxNewTokens: int('new tokens per action before it is cut (ending "length")', 8, 1, 4096),

@@ -132,13 +132,18 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   const criticSteps: { valueLoss: number; clipFrac: number; gradNorm: number }[] = [];
   const optimizer = (lr: number): OptimizerOptions => ({ lr, ...recipe.optim, gradClip: rl.gradClip });
   const perMinibatch = rows.B / rl.minibatches;
+  let criticSeconds = 0;
+  let policySeconds = 0;
   for (let epoch = 0; epoch < rl.epochs; epoch++) {
     const order = shuffled(rows.B, mixSeed(recipe.seed, STREAM.shuffle, iteration, epoch));
     for (let k = 0; k < rl.minibatches; k++) {
       const mb = minibatch(rows, scores, advantages, returns, scales, order.slice(k * perMinibatch, (k + 1) * perMinibatch));
+      const t0 = performance.now();
       if (models.critic && models.criticOptimizer) {
         criticSteps.push(await ctx.updates.criticStep(models.critic, models.criticOptimizer, mb, { ...optimizer(rl.criticLr), valueClip: rl.valueClip }));
       }
+      const t1 = performance.now();
+      criticSeconds += (t1 - t0) / 1000;
       if (!policyFrozen) {
         policySteps.push(
           await ctx.updates.policyStep(models.policy, models.policyOptimizer, mb, {
@@ -154,6 +159,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
           }),
         );
       }
+      policySeconds += (performance.now() - t1) / 1000;
     }
   }
   const updateSeconds = clock.lap();
@@ -178,6 +184,8 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     'perf/score_s': scoreSeconds,
     'perf/advantage_s': advantageSeconds,
     'perf/update_s': updateSeconds,
+    'perf/policy_update_s': policySeconds,
+    ...(criticSteps.length > 0 ? { 'perf/critic_update_s': criticSeconds } : {}),
     'perf/tokens_per_s': actionTokens / Math.max(rolloutSeconds, 1e-9),
     'perf/iteration_s': clock.total(),
   };

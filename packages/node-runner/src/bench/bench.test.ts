@@ -67,15 +67,15 @@ describe('bench shapes', () => {
   it("the model's products are the forward, input-gradient and weight-gradient of each linear layer", () => {
     const cases = modelMatmulCases(DEFAULT_BENCH_MODEL);
     expect(cases.map(matmulCaseName)).toEqual([
-      'matmul nt 512×64×256 (mlp.c_fc fwd)',
-      'matmul nn 512×256×64 (mlp.c_fc dX)',
-      'matmul tn 256×512×64 (mlp.c_fc dW)',
-      'matmul nt 512×256×64 (mlp.c_proj fwd)',
-      'matmul nn 512×64×256 (mlp.c_proj dX)',
-      'matmul tn 64×512×256 (mlp.c_proj dW)',
-      'matmul nt 512×64×20 (lm_head fwd)',
-      'matmul nn 512×20×64 (lm_head dX)',
-      'matmul tn 20×512×64 (lm_head dW)',
+      'matmul nt 768×32×128 (mlp.c_fc fwd)',
+      'matmul nn 768×128×32 (mlp.c_fc dX)',
+      'matmul tn 128×768×32 (mlp.c_fc dW)',
+      'matmul nt 768×128×32 (mlp.c_proj fwd)',
+      'matmul nn 768×32×128 (mlp.c_proj dX)',
+      'matmul tn 32×768×128 (mlp.c_proj dW)',
+      'matmul nt 768×32×13 (lm_head fwd)',
+      'matmul nn 768×13×32 (lm_head dX)',
+      'matmul tn 13×768×32 (lm_head dW)',
     ]);
     expect(squareMatmulCases(true).map((c) => c.M)).toEqual([512, 512, 512]);
     expect(squareMatmulCases(false).map((c) => c.M)).toEqual([512, 512, 512, 1024, 1024, 1024, 2048, 2048, 2048]);

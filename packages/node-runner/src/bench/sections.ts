@@ -7,6 +7,7 @@ import { type Ceilings, ceilingSection } from './ceilings.ts';
 import { matmulSection } from './matmul.ts';
 import type { TorchOutcome, TorchRequest } from './peers/pytorch.ts';
 import type { TfjsPeer } from './peers/tfjs.ts';
+import { ppoIterationSection } from './ppo-iteration.ts';
 import { benchRlKernels } from './rl-kernels.ts';
 import type { BenchRow } from './row.ts';
 import type { BenchModelShape } from './shapes.ts';
@@ -41,4 +42,4 @@ const rlKernelSection: BenchSection = {
   run: (ctx) => benchRlKernels(ctx.gpu, { quick: ctx.quick, wants: ctx.wants, progress: ctx.progress }),
 };
 
-export const SECTIONS: readonly BenchSection[] = [ceilingSection, matmulSection, rlKernelSection, trainStepSection];
+export const SECTIONS: readonly BenchSection[] = [ceilingSection, matmulSection, rlKernelSection, trainStepSection, ppoIterationSection];

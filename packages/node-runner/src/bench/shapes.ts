@@ -1,7 +1,6 @@
-// The shapes the bench measures. The model shape stands in for the default recipe's policy until the
-// recipe exists (issue 5): width D = 64, hidden 4D = 256, B·T = 512 rows, a ~20-symbol arithmetic
-// vocabulary. Every section derives its sizes from one `BenchModelShape`, so aligning the bench
-// with the recipe is a one-line change here.
+// The shapes the bench measures: the default recipe's policy (add-ppo: 2 layers, 4 heads, width 32,
+// the 13-symbol addition vocabulary) at one update minibatch of it (64 rollouts × 12 positions =
+// 768 rows). Every section derives its sizes from one `BenchModelShape`.
 //
 // Shape legend: B batch · T tokens (= contextLength) · D width · H heads · L layers · V vocabulary
 
@@ -15,8 +14,8 @@ export interface BenchModelShape {
 }
 
 export const DEFAULT_BENCH_MODEL: BenchModelShape = {
-  model: { vocabSize: 20, contextLength: 64, layers: 2, heads: 4, width: 64, head: 'lm' },
-  batch: 8,
+  model: { vocabSize: 13, contextLength: 12, layers: 2, heads: 4, width: 32, head: 'lm' },
+  batch: 64,
 };
 
 /** "L2 H4 D64 T64 B8 V20": how row names spell a model shape. */
