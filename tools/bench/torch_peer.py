@@ -6,7 +6,7 @@ stdout. The models are twins of Horizon's GPT (packages/core/src/model/config.ts
 shapes, pre-LayerNorm blocks, causal attention, tanh GELU, untied lm_head; the critic swaps lm_head
 for a one-scalar value head.
 
-Request:  {"threads": int|null (null: torch's default), "timing": {"warmup": int, "reps": int, "budget_ms": float},
+Request:  {"threads": int|null (null: torch's default), "device": "cpu"|"cuda" (default "cpu"), "timing": {"warmup": int, "reps": int, "budget_ms": float},
            "matmul": [{"M", "K", "N", "layout": "nn"|"nt"|"tn"}],
            "gpt_step": {"model": GptConfig, "batch": int} | null,
            "ppo_step": {"model": GptConfig, "batch": int} | null}
@@ -23,6 +23,10 @@ import statistics
 import sys
 import time
 
+# Where tensors and models live: "cpu" here; "cuda" on a GPU machine (HORIZON_TORCH_DEVICE=cuda), where
+# the twin runs eager PyTorch on the same GPU Horizon's Dawn uses. Set once from the request in main().
+DEVICE = "cpu"
+
 
 def main() -> int:
     request = json.load(sys.stdin)
@@ -36,9 +40,14 @@ def main() -> int:
     # and the PPO step 10× slower while other work shared the cores.
     if request.get("threads"):
         torch.set_num_threads(request["threads"])
+    global DEVICE
+    DEVICE = request.get("device", "cpu")
+    if DEVICE == "cuda" and not torch.cuda.is_available():
+        json.dump({"unavailable": "unavailable: HORIZON_TORCH_DEVICE=cuda but torch sees no CUDA device"}, sys.stdout)
+        return 0
     torch.manual_seed(0)
     timing = request["timing"]
-    out = {"torch": torch.__version__, "threads": torch.get_num_threads(), "blas": blas_info(), "matmul": [], "gpt_step": None, "ppo_step": None}
+    out = {"torch": torch.__version__, "device": DEVICE if DEVICE == "cpu" else torch.cuda.get_device_name(0), "threads": torch.get_num_threads(), "blas": blas_info(), "matmul": [], "gpt_step": None, "ppo_step": None}
     for case in request.get("matmul", []):
         ms = time_matmul(torch, case, timing)
         out["matmul"].append({**case, "gflops": 2 * case["M"] * case["K"] * case["N"] / (ms / 1000) / 1e9})
@@ -66,12 +75,15 @@ def blas_info():
 
 def median_ms(run, timing) -> float:
     """Warm-up runs, then the median of up to `reps` timed runs (fewer once `budget_ms` is spent)."""
+    sync = (lambda: __import__("torch").cuda.synchronize()) if DEVICE == "cuda" else (lambda: None)
     for _ in range(timing["warmup"]):
         run()
+    sync()
     samples, spent = [], 0.0
     while len(samples) < timing["reps"] and (not samples or spent < timing["budget_ms"]):
         t0 = time.perf_counter()
         run()
+        sync()
         ms = (time.perf_counter() - t0) * 1000
         samples.append(ms)
         spent += ms
@@ -81,9 +93,9 @@ def median_ms(run, timing) -> float:
 def time_matmul(torch, case, timing) -> float:
     M, K, N, layout = case["M"], case["K"], case["N"], case["layout"]
     # A: [M, K] (nn, nt) or [K, M] (tn) · B: [K, N] (nn, tn) or [N, K] (nt); the transposed views go to BLAS as flags
-    a = torch.randn(K, M).t() if layout == "tn" else torch.randn(M, K)
-    b = torch.randn(N, K).t() if layout == "nt" else torch.randn(K, N)
-    c = torch.empty(M, N)
+    a = torch.randn(K, M, device=DEVICE).t() if layout == "tn" else torch.randn(M, K, device=DEVICE)
+    b = torch.randn(N, K, device=DEVICE).t() if layout == "nt" else torch.randn(K, N, device=DEVICE)
+    c = torch.empty(M, N, device=DEVICE)
     return median_ms(lambda: torch.mm(a, b, out=c), timing)
 
 
@@ -147,10 +159,10 @@ def gpt_step(torch, shape, timing):
     """One SFT step: forward, token-mean cross-entropy, backward, Adam (the tfjs twin's optimizer)."""
     F = torch.nn.functional
     config, B = shape["model"], shape["batch"]
-    model = build_gpt(torch, {**config, "head": "lm"})
+    model = build_gpt(torch, {**config, "head": "lm"}).to(DEVICE)
     V, T = config["vocabSize"], config["contextLength"]
-    tokens = torch.randint(0, V, (B, T))
-    targets = torch.randint(0, V, (B, T))
+    tokens = torch.randint(0, V, (B, T), device=DEVICE)
+    targets = torch.randint(0, V, (B, T), device=DEVICE)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 
     def step():
@@ -171,19 +183,19 @@ def ppo_step(torch, shape, timing):
     F = torch.nn.functional
     config, B = shape["model"], shape["batch"]
     V, T = config["vocabSize"], config["contextLength"]
-    policy = build_gpt(torch, {**config, "head": "lm"})
-    critic = build_gpt(torch, {**config, "head": "value"})
+    policy = build_gpt(torch, {**config, "head": "lm"}).to(DEVICE)
+    critic = build_gpt(torch, {**config, "head": "value"}).to(DEVICE)
     params = list(policy.parameters()) + list(critic.parameters())
     opt = torch.optim.AdamW(params, lr=1e-4, weight_decay=0.01)
     # Rollout data for one minibatch. tokens: [B, T] · mask, old_logp, advantages, returns, old_values: [B, T-1]
-    tokens = torch.randint(0, V, (B, T))
-    mask = torch.zeros(B, T - 1)
+    tokens = torch.randint(0, V, (B, T), device=DEVICE)
+    mask = torch.zeros(B, T - 1, device=DEVICE)
     mask[:, T // 2 :] = 1.0  # the second half of each sequence is the policy's answer
     with torch.no_grad():
         old_logp = F.log_softmax(policy(tokens)[:, :-1], dim=-1).gather(-1, tokens[:, 1:, None]).squeeze(-1)
         old_values = critic(tokens)[:, :-1]
-    advantages = torch.randn(B, T - 1)
-    returns = old_values + torch.randn(B, T - 1) * 0.1
+    advantages = torch.randn(B, T - 1, device=DEVICE)
+    returns = old_values + torch.randn(B, T - 1, device=DEVICE) * 0.1
     count = mask.sum()
 
     def step():

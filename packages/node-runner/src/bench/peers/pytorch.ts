@@ -34,7 +34,10 @@ export interface TorchResult {
 
 export type TorchOutcome = TorchResult | { unavailable: string };
 
-const SCRIPT = fileURLToPath(new URL('../../../../../tools/bench/torch_peer.py', import.meta.url));
+/** The twin script; HORIZON_TORCH_PEER points elsewhere (a bundled bench on a GPU machine carries its own copy). */
+const SCRIPT = process.env.HORIZON_TORCH_PEER ?? fileURLToPath(new URL('../../../../../tools/bench/torch_peer.py', import.meta.url));
+/** 'cpu' (default), or 'cuda' on a GPU machine: eager PyTorch on the same GPU as ours. */
+const DEVICE = process.env.HORIZON_TORCH_DEVICE === 'cuda' ? 'cuda' : 'cpu';
 const INSTALL = 'install python3-torch (bash scripts/setup.sh --bench)';
 /** 2048³ in three layouts plus both steps take under a minute at ~100 GFLOP/s; this only catches a hang. */
 const TIMEOUT_MS = 15 * 60_000;
@@ -46,6 +49,7 @@ export function pythonPath(): string {
 export async function runTorchPeer(request: TorchRequest): Promise<TorchOutcome> {
   const payload = JSON.stringify({
     threads: null,
+    device: DEVICE,
     timing: { warmup: request.timing.warmup, reps: request.timing.reps, budget_ms: request.timing.budgetMs ?? Number.MAX_VALUE },
     matmul: request.matmul.map(({ M, K, N, layout }) => ({ M, K, N, layout })),
     gpt_step: request.gptStep ?? null,
@@ -56,6 +60,7 @@ export async function runTorchPeer(request: TorchRequest): Promise<TorchOutcome>
   const r = run.json as {
     unavailable?: string;
     torch: string;
+    device: string;
     threads: number;
     blas: { name: string; threads: number } | null;
     matmul: Array<{ gflops: number }>;
@@ -65,7 +70,10 @@ export async function runTorchPeer(request: TorchRequest): Promise<TorchOutcome>
   if (r.unavailable) return { unavailable: r.unavailable };
   const step = (s: { ms: number; first_loss: number } | null) => (s ? { ms: s.ms, firstLoss: s.first_loss } : null);
   return {
-    name: `pytorch ${r.torch} cpu (${threads('torch', r.threads)}${r.blas ? `, ${threads(`OpenBLAS ${r.blas.name}`, r.blas.threads)}` : ''})`,
+    name:
+      r.device === 'cpu'
+        ? `pytorch ${r.torch} cpu (${threads('torch', r.threads)}${r.blas ? `, ${threads(`OpenBLAS ${r.blas.name}`, r.blas.threads)}` : ''})`
+        : `pytorch ${r.torch} ${r.device} (eager)`,
     matmulGflops: r.matmul.map((m) => m.gflops),
     gptStep: step(r.gpt_step),
     ppoStep: step(r.ppo_step),
