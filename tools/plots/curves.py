@@ -1,8 +1,8 @@
 """Training curves for the docs, from run directories written by `horizon train` (metrics.jsonl)
 and the SFT-only baseline written by tools/experiments/sft-baseline.ts.
 
-  /usr/bin/python3 tools/plots/curves.py --run PPO=runs/add-ppo-default --run GRPO=runs/add-grpo-cmp \
-      --run RLOO=runs/add-rloo-cmp --sft-baseline docs/data/sft-baseline.jsonl --out docs/curves-addition.png
+  /usr/bin/python3 tools/plots/curves.py --run PPO=docs/data/add-ppo --run GRPO=docs/data/add-grpo \
+      --run RLOO=docs/data/add-rloo --sft-baseline docs/data/sft-baseline.jsonl --out docs/curves-addition.png
 
 Left: greedy held-out success against wall time since the run started (the SFT warm start is the
 shared first stretch). Right: the same against RL iterations, with the rollout success of each
