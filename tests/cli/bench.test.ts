@@ -69,7 +69,7 @@ describe('horizon bench', () => {
     }
     // The model's nine products and 512³ in three layouts, each beside tfjs (same device) and PyTorch.
     const names = new Set(report.rows.map((row) => row.name));
-    for (const name of ['matmul nt 512×64×256 (mlp.c_fc fwd)', 'matmul tn 20×512×64 (lm_head dW)', 'matmul nn 512×512×512', 'matmul tn 512×512×512']) {
+    for (const name of ['matmul nt 768×32×128 (mlp.c_fc fwd)', 'matmul tn 13×768×32 (lm_head dW)', 'matmul nn 512×512×512', 'matmul tn 512×512×512']) {
       expect(names).toContain(name);
       expect(report.rows.filter((row) => row.name === name).map((row) => row.peerName?.split(' ')[0])).toEqual([
         'tfjs-webgpu',
