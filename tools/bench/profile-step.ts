@@ -17,7 +17,9 @@ interface Captured {
   grid: [number, number, number];
 }
 
-const { values } = parseArgs({ options: { reps: { type: 'string', default: '20' }, rows: { type: 'string', default: '64' }, positions: { type: 'string', default: '12' } } });
+const { values } = parseArgs({
+  options: { reps: { type: 'string', default: '20' }, rows: { type: 'string', default: '64' }, positions: { type: 'string', default: '12' } },
+});
 const reps = Number(values.reps);
 const gpu = await acquireNodeGpu();
 const recipe = resolveRecipe({}).recipe;
@@ -44,7 +46,10 @@ async function capture(work: () => Promise<unknown>): Promise<Captured[]> {
 async function timeEach(g: Gpu, dispatches: Captured[]): Promise<Map<string, { ms: number; count: number }>> {
   const byLabel = new Map<string, { ms: number; count: number }>();
   for (const d of dispatches) {
-    const once = () => g.run((rec) => { for (let i = 0; i < reps; i++) rec.dispatch(d.pipeline, d.bindings, ...d.grid); });
+    const once = () =>
+      g.run((rec) => {
+        for (let i = 0; i < reps; i++) rec.dispatch(d.pipeline, d.bindings, ...d.grid);
+      });
     once();
     await g.sync();
     const t0 = performance.now();
@@ -63,7 +68,19 @@ const rng = new SeededRandom(1);
 const tokens = () => Uint32Array.from({ length: B * T }, () => rng.int(0, 12));
 const normal = () => Float32Array.from({ length: B * T }, () => rng.normal());
 const mask = Uint32Array.from({ length: B * T }, (_, i) => (i % T >= 5 ? 1 : 0));
-const mb: Minibatch = { B, T, inputs: tokens(), targets: tokens(), mask, scales: new Float32Array(B).fill(1 / mask.reduce((a, m) => a + m, 0)), advantages: normal(), oldLogp: normal(), refLogp: normal(), returns: normal(), oldValues: normal() };
+const mb: Minibatch = {
+  B,
+  T,
+  inputs: tokens(),
+  targets: tokens(),
+  mask,
+  scales: new Float32Array(B).fill(1 / mask.reduce((a, m) => a + m, 0)),
+  advantages: normal(),
+  oldLogp: normal(),
+  refLogp: normal(),
+  returns: normal(),
+  oldValues: normal(),
+};
 const optimizer = { lr: 1e-4, beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0, gradClip: 1 };
 const policy = Gpt.init(gpu, policyConfig, 1, 'policy');
 const critic = Gpt.init(gpu, criticConfig, 2, 'critic');
@@ -71,7 +88,17 @@ const updates = new UpdateSteps(gpu);
 const policyOptimizer = new AdamW(policy);
 const criticOptimizer = new AdamW(critic);
 const sft = new SftStepper(gpu, policy, policyOptimizer);
-const policyOptions = { ...optimizer, temperature: 1, epsLow: 0.2, epsHigh: 0.28, dualClip: 0, entropyCoef: 0, klCoef: 0.01, klEstimator: 'k1' as const, klInLoss: false };
+const policyOptions = {
+  ...optimizer,
+  temperature: 1,
+  epsLow: 0.2,
+  epsHigh: 0.28,
+  dualClip: 0,
+  entropyCoef: 0,
+  klCoef: 0.01,
+  klEstimator: 'k1' as const,
+  klInLoss: false,
+};
 
 const steps: [string, () => Promise<unknown>][] = [
   ['sft step', () => sft.step({ B, T, inputs: mb.inputs, targets: mb.targets, mask: mb.mask }, optimizer)],
@@ -86,7 +113,10 @@ for (const [name, run] of steps) {
   const dispatches = await capture(run);
   const table = [...(await timeEach(gpu, dispatches)).entries()].sort((a, b) => b[1].ms - a[1].ms);
   const total = table.reduce((s, [, e]) => s + e.ms, 0);
-  console.log(`\n${name} (B=${B}, T=${T}, ${policyConfig.layers} layers, D=${policyConfig.width}): wall ${wall.toFixed(1)} ms, ${dispatches.length} dispatches, sum of kernels alone ${total.toFixed(1)} ms`);
-  for (const [label, e] of table) console.log(`  ${label.padEnd(32)} ${e.ms.toFixed(2).padStart(8)} ms  ${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ×${e.count}`);
+  console.log(
+    `\n${name} (B=${B}, T=${T}, ${policyConfig.layers} layers, D=${policyConfig.width}): wall ${wall.toFixed(1)} ms, ${dispatches.length} dispatches, sum of kernels alone ${total.toFixed(1)} ms`,
+  );
+  for (const [label, e] of table)
+    console.log(`  ${label.padEnd(32)} ${e.ms.toFixed(2).padStart(8)} ms  ${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ×${e.count}`);
 }
 process.exit(0);

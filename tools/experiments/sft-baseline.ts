@@ -8,7 +8,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type MetricName, resolveRecipe, Trainer } from '@horizon/core';
+import { resolveRecipe, Trainer } from '@horizon/core';
 import { acquireNodeGpu } from '@horizon/kernels/node';
 
 const { values } = parseArgs({
@@ -30,9 +30,8 @@ const trainer = new Trainer(gpu, recipe);
 const lines: string[] = [];
 let started = 0;
 const evaluate = async () => {
-  let result: Partial<Record<MetricName, number>> = {};
-  await trainer.evaluateAll({ onMetrics: (_p, _s, m) => void (result = m) }, trainer.sftStep);
-  const line = { step: trainer.sftStep, seconds: started ? (performance.now() - started) / 1000 : 0, heldOut: result['eval/held_out_success'], ood: result['eval/ood_success'] };
+  const result = await trainer.evaluateAll({}, trainer.sftStep);
+  const line = { step: trainer.sftStep, seconds: started ? (performance.now() - started) / 1000 : 0, heldOut: result.heldOut, ood: result.ood };
   lines.push(JSON.stringify(line));
   console.log(line);
 };
