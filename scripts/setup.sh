@@ -29,7 +29,10 @@ apt_packages=(chromium)
 [ "$want_bench" -eq 1 ] && apt_packages+=(python3-torch libopenblas0-pthread)
 if command -v apt-get >/dev/null 2>&1; then
   missing=()
-  for p in "${apt_packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  # `dpkg -s` also succeeds for a removed package whose config files remain; ask for "installed".
+  for p in "${apt_packages[@]}"; do
+    [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
+  done
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]} (apt)"
     as_root apt-get update -qq
