@@ -30,7 +30,7 @@ export const PRESETS = {
     },
   },
   tiny: {
-    doc: 'CI-sized PPO: the default task and model, a shorter warm start and 15 iterations (about 40 s on two CPU cores)',
+    doc: 'CI-sized PPO: the default task and model, a shorter warm start and 15 iterations (under a minute on two CPU cores)',
     recipe: {
       name: 'tiny',
       model: { contextLength: 16 },
