@@ -120,7 +120,7 @@ export class Generator {
     const rec = this.gpu.begin('generate');
     for (let s = 0; s <= lastStep; s++) this.recordStep(rec, state, s, options);
     this.gpu.submit(rec);
-    const [history, historyLogp] = await Promise.all([this.gpu.read(state.history), this.gpu.read(state.historyLogp)]);
+    const [history, historyLogp] = await this.gpu.readMany([state.history, state.historyLogp]);
 
     return contexts.map((ctx, b) => {
       const start = b * Tmax + ctx.length - 1;

@@ -1,6 +1,6 @@
 // Scoring a batch of rollouts before the update: log π_old and entropy under the policy, log π_ref
-// under the frozen reference, and V under the critic — one submit, then one readback per array
-// (the arrays are [B, T] floats: a few KB for the batches Horizon trains on).
+// under the frozen reference, and V under the critic — one submit for the work and one for the
+// readback of every array (they are [B, T] floats: a few KB for the batches Horizon trains on).
 //
 // Shape legend:  B rows · T positions · N = B·T · V vocab
 
@@ -57,10 +57,14 @@ export class Scorer {
     const criticActs = models.critic?.activations(B, T);
     if (models.critic && criticActs) models.critic.recordForward(rec, criticActs, t.inputs);
     gpu.submit(rec);
-    const [oldLogp, entropy, refLogp] = await Promise.all([gpu.read(t.logp), gpu.read(t.entropy), gpu.read(t.refLogp)]);
-    const scores: Scores = { oldLogp: oldLogp as Float32Array, entropy: entropy as Float32Array, refLogp: refLogp as Float32Array };
-    if (criticActs) scores.values = (await gpu.read(criticActs.output)) as Float32Array;
-    return scores;
+    // One round trip for every array of the phase.
+    const [oldLogp, entropy, refLogp, values] = (await gpu.readMany([
+      t.logp,
+      t.entropy,
+      t.refLogp,
+      ...(criticActs ? [criticActs.output] : []),
+    ])) as Float32Array[];
+    return { oldLogp, entropy, refLogp, ...(values ? { values } : {}) };
   }
 
   private buffers(B: number, T: number): ScoreTensors {

@@ -26,6 +26,19 @@ describe('GPU runtime', () => {
     expect(() => gpu.begin().copy(first, second)).toThrow(/share a buffer/);
   });
 
+  it('reads several tensors back in one submit, in order, each with its own type', async () => {
+    const gpu = await testGpu();
+    const a = gpu.upload(new Float32Array([1.5, -2]));
+    const b = gpu.upload(new Uint32Array([7, 8, 9]));
+    const c = gpu.upload(new Float32Array([3]));
+    const before = gpu.stats.submits;
+    const [ra, rb, rc] = await gpu.readMany([a, b, c]);
+    expect(gpu.stats.submits - before).toBe(1);
+    expect(ra).toBeInstanceOf(Float32Array);
+    expect(rb).toBeInstanceOf(Uint32Array);
+    expect([Array.from(ra), Array.from(rb), Array.from(rc)]).toEqual([[1.5, -2], [7, 8, 9], [3]]);
+  });
+
   it('refuses misaligned views and views past the end', async () => {
     const gpu = await testGpu();
     const flat = gpu.tensor([gpu.viewAlignment * 2], 'f32', 'flat');

@@ -183,27 +183,40 @@ export class Gpu {
 
   /** Copies the tensor back to the host. Waits for all submitted work that writes it. */
   async read<D extends DType>(tensor: Tensor<D>): Promise<TypedArrayOf<D>> {
+    return (await this.readMany([tensor]))[0] as TypedArrayOf<D>;
+  }
+
+  /**
+   * Copies several tensors back with one submit (one staging buffer each), so a phase that needs a
+   * few arrays pays one round trip, not one per array. Results are in the order given.
+   */
+  async readMany(tensors: readonly Tensor[]): Promise<HostArray[]> {
     this.throwIfBroken();
-    const size = alignTo(Math.max(4, tensor.byteLength), 4);
-    const staging = this.takeStaging(size);
-    const encoder = this.device.createCommandEncoder({ label: `read ${tensor.label}` });
-    encoder.copyBufferToBuffer(tensor.buffer, tensor.byteOffset, staging, 0, size);
+    const encoder = this.device.createCommandEncoder({ label: `read ${tensors.map((t) => t.label).join(', ')}` });
+    const staged = tensors.map((tensor) => {
+      const size = alignTo(Math.max(4, tensor.byteLength), 4);
+      const staging = this.takeStaging(size);
+      encoder.copyBufferToBuffer(tensor.buffer, tensor.byteOffset, staging, 0, size);
+      return { tensor, size, staging };
+    });
     this.device.queue.submit([encoder.finish()]);
     this.stats.submits++;
     this.stats.readbacks++;
     try {
-      await staging.mapAsync(GPUMapMode.READ, 0, size);
+      await Promise.all(staged.map(({ staging, size }) => staging.mapAsync(GPUMapMode.READ, 0, size)));
     } catch (cause) {
       this.throwIfBroken();
-      throw new GpuError('validation', `Reading ${tensor.label} back from the GPU failed.`, 'Run with a smaller configuration or check `horizon doctor`.', {
-        cause,
-      });
+      const names = tensors.map((t) => t.label).join(', ');
+      throw new GpuError('validation', `Reading ${names} back from the GPU failed.`, 'Run with a smaller configuration or check `horizon doctor`.', { cause });
     }
-    const copy = staging.getMappedRange(0, size).slice(0, tensor.byteLength);
-    staging.unmap();
-    this.returnStaging(size, staging);
+    const results = staged.map(({ tensor, size, staging }) => {
+      const copy = staging.getMappedRange(0, size).slice(0, tensor.byteLength);
+      staging.unmap();
+      this.returnStaging(size, staging);
+      return viewAs(tensor.dtype, copy) as HostArray;
+    });
     this.throwIfBroken();
-    return viewAs(tensor.dtype, copy);
+    return results;
   }
 
   /** Resolves when all submitted work has finished. */
