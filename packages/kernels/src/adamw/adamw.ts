@@ -3,7 +3,7 @@
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { checkLength, checkNumber, checkTensor } from '../util/check.ts';
+import { checkLength, checkNumber, checkTensor } from '../util/checks.ts';
 import { ADAMW_STEP_FIELDS, ADAMW_WGSL } from './adamw.wgsl.ts';
 import { FLAG_BLOCK, FLAG_DECAY } from './flags.ts';
 

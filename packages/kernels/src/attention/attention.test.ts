@@ -67,10 +67,10 @@ describe('causal attention on the GPU against the float64 reference', () => {
   it('rejects shapes and arrays that do not fit, naming the argument', async () => {
     const gpu = await testGpu();
     await expect(attentionForward(gpu, new Float32Array(30), { B: 1, T: 2, H: 4, D: 6 })).rejects.toThrow(/D \(6\) must be a multiple of H \(4\)/);
-    await expect(attentionForward(gpu, new Float32Array(30), { B: 1, T: 2, H: 2, D: 6 })).rejects.toThrow(/qkv must hold 36 values/);
+    await expect(attentionForward(gpu, new Float32Array(30), { B: 1, T: 2, H: 2, D: 6 })).rejects.toThrow(/attention: qkv holds 30 values, expected 36/);
     await expect(attentionForward(gpu, new Float32Array(0), { B: 1, T: 0, H: 2, D: 6 })).rejects.toThrow(/T must be a positive integer/);
     await expect(attentionBackward(gpu, new Float32Array(36), new Float32Array(8), new Float32Array(11), { B: 1, T: 2, H: 2, D: 6 })).rejects.toThrow(
-      /dout must hold 12 values/,
+      /attentionBackward: dout holds 11 values, expected 12/,
     );
   });
 });

@@ -10,7 +10,7 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { f32Bits } from '../gpu/wgsl.ts';
-import { expectBindable, expectLength, expectPositiveIntegers, expectSize } from '../util/checks.ts';
+import { checkBindable, checkLength, checkPositiveSizes, checkTensor } from '../util/checks.ts';
 import { ATTENTION_WORKGROUP, attentionBackwardKeyWgsl, attentionBackwardQueryWgsl, attentionForwardWgsl } from './attention.wgsl.ts';
 
 export interface AttentionShape {
@@ -43,10 +43,10 @@ export interface AttentionBackwardTensors {
 export function recordAttentionForward(rec: Recorder, gpu: Gpu, t: AttentionForwardTensors, shape: AttentionShape): void {
   const hd = checkAttentionShape(shape, 'attention');
   const { B, T, H, D } = shape;
-  expectSize('attention', t.qkv, B * T * 3 * D, 'qkv');
-  expectSize('attention', t.out, B * T * D, 'out');
-  expectSize('attention', t.att, B * H * T * T, 'att');
-  expectBindable('attention', gpu, t.att, 'att');
+  checkTensor('attention', 'qkv', t.qkv, B * T * 3 * D);
+  checkTensor('attention', 'out', t.out, B * T * D);
+  checkTensor('attention', 'att', t.att, B * H * T * T);
+  checkBindable('attention', gpu, t.att, 'att');
   const pipeline = gpu.pipeline(attentionForwardWgsl(hd), 'main', `attention_forward_hd${hd}`);
   rec.dispatch(pipeline, [t.qkv, t.out, t.att, params(gpu, shape, hd)], ...gridFor(gpu, B * H * T, ATTENTION_WORKGROUP));
 }
@@ -55,12 +55,12 @@ export function recordAttentionForward(rec: Recorder, gpu: Gpu, t: AttentionForw
 export function recordAttentionBackward(rec: Recorder, gpu: Gpu, t: AttentionBackwardTensors, shape: AttentionShape): void {
   const hd = checkAttentionShape(shape, 'attentionBackward');
   const { B, T, H, D } = shape;
-  expectSize('attentionBackward', t.qkv, B * T * 3 * D, 'qkv');
-  expectSize('attentionBackward', t.att, B * H * T * T, 'att');
-  expectSize('attentionBackward', t.dout, B * T * D, 'dout');
-  expectSize('attentionBackward', t.dqkv, B * T * 3 * D, 'dqkv');
-  expectSize('attentionBackward', t.dscores, B * H * T * T, 'dscores');
-  expectBindable('attentionBackward', gpu, t.att, 'att');
+  checkTensor('attentionBackward', 'qkv', t.qkv, B * T * 3 * D);
+  checkTensor('attentionBackward', 'att', t.att, B * H * T * T);
+  checkTensor('attentionBackward', 'dout', t.dout, B * T * D);
+  checkTensor('attentionBackward', 'dqkv', t.dqkv, B * T * 3 * D);
+  checkTensor('attentionBackward', 'dscores', t.dscores, B * H * T * T);
+  checkBindable('attentionBackward', gpu, t.att, 'att');
   const u = params(gpu, shape, hd);
   const grid = gridFor(gpu, B * H * T, ATTENTION_WORKGROUP);
   const query = gpu.pipeline(attentionBackwardQueryWgsl(hd), 'main', `attention_backward_query_hd${hd}`);
@@ -73,7 +73,7 @@ export function recordAttentionBackward(rec: Recorder, gpu: Gpu, t: AttentionBac
 export async function attentionForward(gpu: Gpu, qkv: Float32Array, shape: AttentionShape): Promise<{ out: Float32Array; att: Float32Array }> {
   checkAttentionShape(shape, 'attention');
   const { B, T, H, D } = shape;
-  expectLength('attention', qkv, B * T * 3 * D, 'qkv');
+  checkLength('attention', 'qkv', qkv, B * T * 3 * D);
   const tensors = {
     qkv: gpu.upload(qkv, [B, T, 3 * D], 'qkv'),
     out: gpu.tensor([B, T, D], 'f32', 'out'),
@@ -91,9 +91,9 @@ export async function attentionForward(gpu: Gpu, qkv: Float32Array, shape: Atten
 export async function attentionBackward(gpu: Gpu, qkv: Float32Array, att: Float32Array, dout: Float32Array, shape: AttentionShape): Promise<Float32Array> {
   checkAttentionShape(shape, 'attentionBackward');
   const { B, T, H, D } = shape;
-  expectLength('attentionBackward', qkv, B * T * 3 * D, 'qkv');
-  expectLength('attentionBackward', att, B * H * T * T, 'att');
-  expectLength('attentionBackward', dout, B * T * D, 'dout');
+  checkLength('attentionBackward', 'qkv', qkv, B * T * 3 * D);
+  checkLength('attentionBackward', 'att', att, B * H * T * T);
+  checkLength('attentionBackward', 'dout', dout, B * T * D);
   const tensors = {
     qkv: gpu.upload(qkv, [B, T, 3 * D], 'qkv'),
     att: gpu.upload(att, [B, H, T, T], 'att'),
@@ -111,7 +111,7 @@ export async function attentionBackward(gpu: Gpu, qkv: Float32Array, att: Float3
 
 /** Validates the shape and returns the head width. */
 export function checkAttentionShape(shape: AttentionShape, kernel: string): number {
-  expectPositiveIntegers(kernel, shape, ['B', 'T', 'H', 'D']);
+  checkPositiveSizes(kernel, { B: shape.B, T: shape.T, H: shape.H, D: shape.D });
   if (shape.D % shape.H !== 0) throw new RangeError(`${kernel}: D (${shape.D}) must be a multiple of H (${shape.H})`);
   const hd = shape.D / shape.H;
   if (hd > MAX_HEAD_DIM) throw new RangeError(`${kernel}: head width D/H = ${hd} exceeds ${MAX_HEAD_DIM}`);

@@ -85,7 +85,9 @@ describe('decode attention over the KV cache', () => {
     const shape: KvCacheShape = { B: 2, H: 1, D: 4, Tmax: 5 };
     const cache = new Float32Array(40);
     await expect(decodeAttention(gpu, new Float32Array(24), cache, cache, new Uint32Array([1, 5]), shape)).rejects.toThrow(/pos\[1\] = 5 is outside/);
-    await expect(decodeAttention(gpu, new Float32Array(23), cache, cache, new Uint32Array([1, 2]), shape)).rejects.toThrow(/qkv must hold 24/);
+    await expect(decodeAttention(gpu, new Float32Array(23), cache, cache, new Uint32Array([1, 2]), shape)).rejects.toThrow(
+      /decodeAttention: qkv holds 23 values, expected 24/,
+    );
     await expect(kvCacheWrite(gpu, new Float32Array(24), new Uint32Array(2), cache, cache, shape, 0)).rejects.toThrow(/S must be a positive/);
   });
 });

@@ -11,7 +11,7 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { f32Bits } from '../gpu/wgsl.ts';
-import { expectLength, expectPositiveIntegers, expectSize } from '../util/checks.ts';
+import { checkLength, checkPositiveSizes, checkTensor } from '../util/checks.ts';
 import { MAX_HEAD_DIM } from './attention.ts';
 import { decodeAttentionWgsl, KV_WORKGROUP, kvCacheWriteWgsl } from './kv-cache.wgsl.ts';
 
@@ -44,10 +44,10 @@ export function recordKvCacheWrite(rec: Recorder, gpu: Gpu, t: KvCacheWriteTenso
   const hd = checkKvCacheShape(shape, 'kvCacheWrite');
   checkTokenCount(S);
   const { B, H, D, Tmax } = shape;
-  expectSize('kvCacheWrite', t.qkv, B * S * 3 * D, 'qkv');
-  expectSize('kvCacheWrite', t.pos, B, 'pos');
-  expectSize('kvCacheWrite', t.kCache, B * H * Tmax * hd, 'kCache');
-  expectSize('kvCacheWrite', t.vCache, B * H * Tmax * hd, 'vCache');
+  checkTensor('kvCacheWrite', 'qkv', t.qkv, B * S * 3 * D);
+  checkTensor('kvCacheWrite', 'pos', t.pos, B, 'u32');
+  checkTensor('kvCacheWrite', 'kCache', t.kCache, B * H * Tmax * hd);
+  checkTensor('kvCacheWrite', 'vCache', t.vCache, B * H * Tmax * hd);
   const pipeline = gpu.pipeline(kvCacheWriteWgsl(), 'main', 'kv_cache_write');
   const params = gpu.uniform([B, S, H, hd, Tmax]);
   rec.dispatch(pipeline, [t.qkv, t.pos, t.kCache, t.vCache, params], ...gridFor(gpu, B * S * D, KV_WORKGROUP));
@@ -57,11 +57,11 @@ export function recordKvCacheWrite(rec: Recorder, gpu: Gpu, t: KvCacheWriteTenso
 export function recordDecodeAttention(rec: Recorder, gpu: Gpu, t: DecodeAttentionTensors, shape: KvCacheShape): void {
   const hd = checkKvCacheShape(shape, 'decodeAttention');
   const { B, H, D, Tmax } = shape;
-  expectSize('decodeAttention', t.qkv, B * 3 * D, 'qkv');
-  expectSize('decodeAttention', t.kCache, B * H * Tmax * hd, 'kCache');
-  expectSize('decodeAttention', t.vCache, B * H * Tmax * hd, 'vCache');
-  expectSize('decodeAttention', t.pos, B, 'pos');
-  expectSize('decodeAttention', t.out, B * D, 'out');
+  checkTensor('decodeAttention', 'qkv', t.qkv, B * 3 * D);
+  checkTensor('decodeAttention', 'kCache', t.kCache, B * H * Tmax * hd);
+  checkTensor('decodeAttention', 'vCache', t.vCache, B * H * Tmax * hd);
+  checkTensor('decodeAttention', 'pos', t.pos, B, 'u32');
+  checkTensor('decodeAttention', 'out', t.out, B * D);
   const pipeline = gpu.pipeline(decodeAttentionWgsl(hd), 'main', `decode_attention_hd${hd}`);
   const params = gpu.uniform([B, H, Tmax, f32Bits(1 / Math.sqrt(hd))]);
   rec.dispatch(pipeline, [t.qkv, t.kCache, t.vCache, t.pos, t.out, params], ...gridFor(gpu, B * H, KV_WORKGROUP));
@@ -80,10 +80,10 @@ export async function kvCacheWrite(
   const hd = checkKvCacheShape(shape, 'kvCacheWrite');
   checkTokenCount(S);
   const { B, H, D, Tmax } = shape;
-  expectLength('kvCacheWrite', qkv, B * S * 3 * D, 'qkv');
+  checkLength('kvCacheWrite', 'qkv', qkv, B * S * 3 * D);
   checkPositions('kvCacheWrite', pos, B, Tmax);
-  expectLength('kvCacheWrite', kCache, B * H * Tmax * hd, 'kCache');
-  expectLength('kvCacheWrite', vCache, B * H * Tmax * hd, 'vCache');
+  checkLength('kvCacheWrite', 'kCache', kCache, B * H * Tmax * hd);
+  checkLength('kvCacheWrite', 'vCache', vCache, B * H * Tmax * hd);
   const tensors = {
     qkv: gpu.upload(qkv, [B, S, 3 * D], 'qkv'),
     pos: gpu.upload(pos, [B], 'pos'),
@@ -111,9 +111,9 @@ export async function decodeAttention(
 ): Promise<Float32Array> {
   const hd = checkKvCacheShape(shape, 'decodeAttention');
   const { B, H, D, Tmax } = shape;
-  expectLength('decodeAttention', qkv, B * 3 * D, 'qkv');
-  expectLength('decodeAttention', kCache, B * H * Tmax * hd, 'kCache');
-  expectLength('decodeAttention', vCache, B * H * Tmax * hd, 'vCache');
+  checkLength('decodeAttention', 'qkv', qkv, B * 3 * D);
+  checkLength('decodeAttention', 'kCache', kCache, B * H * Tmax * hd);
+  checkLength('decodeAttention', 'vCache', vCache, B * H * Tmax * hd);
   checkPositions('decodeAttention', pos, B, Tmax);
   const tensors = {
     qkv: gpu.upload(qkv, [B, 3 * D], 'qkv'),
@@ -131,7 +131,7 @@ export async function decodeAttention(
 }
 
 function checkKvCacheShape(shape: KvCacheShape, kernel: string): number {
-  expectPositiveIntegers(kernel, shape, ['B', 'H', 'D', 'Tmax']);
+  checkPositiveSizes(kernel, { B: shape.B, H: shape.H, D: shape.D, Tmax: shape.Tmax });
   if (shape.D % shape.H !== 0) throw new RangeError(`${kernel}: D (${shape.D}) must be a multiple of H (${shape.H})`);
   const hd = shape.D / shape.H;
   if (hd > MAX_HEAD_DIM) throw new RangeError(`${kernel}: head width D/H = ${hd} exceeds ${MAX_HEAD_DIM}`);
@@ -143,7 +143,7 @@ function checkTokenCount(S: number): void {
 }
 
 function checkPositions(kernel: string, pos: Uint32Array, B: number, Tmax: number): void {
-  expectLength(kernel, pos, B, 'pos');
+  checkLength(kernel, 'pos', pos, B);
   const bad = pos.findIndex((p) => p >= Tmax);
   if (bad >= 0) throw new RangeError(`${kernel}: pos[${bad}] = ${pos[bad]} is outside the cache of Tmax = ${Tmax}`);
 }

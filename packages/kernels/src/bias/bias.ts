@@ -3,7 +3,7 @@
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv } from '../gpu/wgsl.ts';
-import { checkDim, checkLength, checkTensor } from '../util/check.ts';
+import { checkLength, checkSizes, checkTensor } from '../util/checks.ts';
 import { biasBackwardWgsl } from './bias.wgsl.ts';
 
 export interface BiasBackwardTensors {
@@ -16,8 +16,7 @@ export interface BiasBackwardTensors {
 /** Records dbias += column sums of dout. */
 export function recordBiasBackward(rec: Recorder, gpu: Gpu, t: BiasBackwardTensors, shape: { rows: number; N: number }): void {
   const { rows, N } = shape;
-  checkDim('biasBackward', 'rows', rows);
-  checkDim('biasBackward', 'N', N);
+  checkSizes('biasBackward', { rows, N });
   checkTensor('biasBackward', 'dout', t.dout, rows * N);
   checkTensor('biasBackward', 'dbias', t.dbias, N);
   // vec4 needs whole vec4 rows, and a binding of at least one vec4.
@@ -28,8 +27,7 @@ export function recordBiasBackward(rec: Recorder, gpu: Gpu, t: BiasBackwardTenso
 
 /** Host API: the column sums of dout [rows, N] (plus `dbias`'s starting values when given). */
 export async function biasBackward(gpu: Gpu, dout: Float32Array, shape: { rows: number; N: number }, dbias?: Float32Array): Promise<Float32Array> {
-  checkDim('biasBackward', 'rows', shape.rows);
-  checkDim('biasBackward', 'N', shape.N);
+  checkSizes('biasBackward', { rows: shape.rows, N: shape.N });
   checkLength('biasBackward', 'dout', dout, shape.rows * shape.N);
   if (dbias) checkLength('biasBackward', 'dbias', dbias, shape.N);
   const Dout = gpu.upload(dout, [shape.rows, shape.N], 'dout');

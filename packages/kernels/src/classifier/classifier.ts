@@ -7,7 +7,7 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { f32Bits } from '../gpu/wgsl.ts';
-import { expectPositiveIntegers, expectSize } from '../util/checks.ts';
+import { checkPositiveSizes, checkTensor } from '../util/checks.ts';
 import { CLASSIFIER_ELEMENT_WORKGROUP, CLASSIFIER_ROW_WORKGROUP, classifierBackwardWgsl, classifierForwardWgsl } from './classifier.wgsl.ts';
 
 export interface ClassifierShape {
@@ -45,14 +45,14 @@ export interface ClassifierBackwardTensors {
 export function recordClassifierForward(rec: Recorder, gpu: Gpu, t: ClassifierForwardTensors, shape: ClassifierShape, options: ClassifierOptions = {}): void {
   const invTau = checkClassifier(shape, options, 'classifier');
   const { N, V } = shape;
-  expectSize('classifier', t.logits, N * V, 'logits');
+  checkTensor('classifier', 'logits', t.logits, N * V);
+  checkTensor('classifier', 'targets', t.targets, N, 'u32');
   for (const [name, x] of [
-    ['targets', t.targets],
     ['logp', t.logp],
     ['entropy', t.entropy],
     ['lse', t.lse],
   ] as const)
-    expectSize('classifier', x, N, name);
+    checkTensor('classifier', name, x, N);
   const pipeline = gpu.pipeline(classifierForwardWgsl(), 'main', 'classifier_forward');
   const params = gpu.uniform([N, V, f32Bits(invTau)]);
   rec.dispatch(pipeline, [t.logits, t.targets, t.logp, t.entropy, t.lse, params], ...gridFor(gpu, N, CLASSIFIER_ROW_WORKGROUP));
@@ -65,16 +65,16 @@ export function recordClassifierBackward(rec: Recorder, gpu: Gpu, t: ClassifierB
   if ((t.entropy === undefined) !== (t.dentropy === undefined)) {
     throw new RangeError('classifierBackward: pass entropy and dentropy together, or neither');
   }
-  expectSize('classifierBackward', t.logits, N * V, 'logits');
-  expectSize('classifierBackward', t.dlogits, N * V, 'dlogits');
+  checkTensor('classifierBackward', 'logits', t.logits, N * V);
+  checkTensor('classifierBackward', 'dlogits', t.dlogits, N * V);
+  checkTensor('classifierBackward', 'targets', t.targets, N, 'u32');
   for (const [name, x] of [
-    ['targets', t.targets],
     ['lse', t.lse],
     ['dlogp', t.dlogp],
     ['entropy', t.entropy],
     ['dentropy', t.dentropy],
   ] as const) {
-    if (x) expectSize('classifierBackward', x, N, name);
+    if (x) checkTensor('classifierBackward', name, x, N);
   }
   const withEntropy = t.entropy !== undefined;
   const pipeline = gpu.pipeline(classifierBackwardWgsl(withEntropy), 'main', withEntropy ? 'classifier_backward_entropy' : 'classifier_backward');
@@ -150,7 +150,7 @@ export async function classifierBackward(
 
 /** Validates shape and temperature; returns 1/τ. */
 function checkClassifier(shape: ClassifierShape, options: ClassifierOptions, kernel: string): number {
-  expectPositiveIntegers(kernel, shape, ['N', 'V']);
+  checkPositiveSizes(kernel, { N: shape.N, V: shape.V });
   if (shape.N * shape.V >= 2 ** 32) throw new RangeError(`${kernel}: N·V = ${shape.N * shape.V} overflows the kernels' 32-bit indices`);
   const tau = options.temperature ?? 1;
   if (!Number.isFinite(tau) || tau <= 0) throw new RangeError(`${kernel}: temperature must be a finite number > 0, got ${tau}`);

@@ -4,7 +4,7 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv } from '../gpu/wgsl.ts';
-import { checkDim, checkLength, checkTensor } from '../util/check.ts';
+import { checkLength, checkSizes, checkTensor } from '../util/checks.ts';
 import { EMBEDDING_BACKWARD_WPE_WGSL, EMBEDDING_BACKWARD_WTE_WGSL, EMBEDDING_FORWARD_WGSL } from './embedding.wgsl.ts';
 
 export interface EmbeddingShape {
@@ -39,7 +39,7 @@ export interface EmbeddingBackwardTensors {
 }
 
 function checkShape(kernel: string, s: EmbeddingShape): void {
-  for (const name of ['B', 'T', 'V', 'D'] as const) checkDim(kernel, name, s[name]);
+  checkSizes(kernel, { B: s.B, T: s.T, V: s.V, D: s.D });
   if (s.V < 1) throw new RangeError(`${kernel}: V must be at least 1, got ${s.V}`);
   if (s.D < 1) throw new RangeError(`${kernel}: D must be at least 1, got ${s.D}`);
 }

@@ -3,7 +3,7 @@
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { checkLength, checkTensor } from '../util/check.ts';
+import { checkLength, checkTensor } from '../util/checks.ts';
 import { geluBackwardWgsl, geluForwardWgsl } from './gelu.wgsl.ts';
 
 /** vec4 when every invocation gets four whole elements (a binding also needs at least one vec4). */

@@ -5,7 +5,7 @@
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { expectPositiveIntegers, expectSize } from '../util/checks.ts';
+import { checkPositiveSizes, checkTensor } from '../util/checks.ts';
 import { advanceWgsl, decodeEmbeddingWgsl, GENERATION_WORKGROUP } from './generation.wgsl.ts';
 
 export interface DecodeEmbeddingTensors {
@@ -19,13 +19,13 @@ export interface DecodeEmbeddingTensors {
 /** Records x[b] = wte[input[b]] + wpe[pos[b]] (positions past Tmax − 1 read the last row). */
 export function recordDecodeEmbedding(rec: Recorder, gpu: Gpu, t: DecodeEmbeddingTensors, shape: { B: number; D: number; V: number; Tmax: number }): void {
   const k = 'decodeEmbedding';
-  expectPositiveIntegers(k, shape, ['B', 'D', 'V', 'Tmax']);
   const { B, D, V, Tmax } = shape;
-  expectSize(k, t.input, B, 'input');
-  expectSize(k, t.pos, B, 'pos');
-  expectSize(k, t.wte, V * D, 'wte');
-  expectSize(k, t.wpe, Tmax * D, 'wpe');
-  expectSize(k, t.x, B * D, 'x');
+  checkPositiveSizes(k, { B, D, V, Tmax });
+  checkTensor(k, 'input', t.input, B, 'u32');
+  checkTensor(k, 'pos', t.pos, B, 'u32');
+  checkTensor(k, 'wte', t.wte, V * D);
+  checkTensor(k, 'wpe', t.wpe, Tmax * D);
+  checkTensor(k, 'x', t.x, B * D);
   const pipeline = gpu.pipeline(decodeEmbeddingWgsl(), 'main', 'decode_embedding');
   rec.dispatch(pipeline, [t.input, t.pos, t.wte, t.wpe, t.x, gpu.uniform([B, D, V, Tmax])], ...gridFor(gpu, B * D, GENERATION_WORKGROUP));
 }
@@ -44,11 +44,13 @@ export interface AdvanceTensors {
 /** Records step `s`'s bookkeeping: store the draws, choose every row's next input, advance positions. */
 export function recordAdvance(rec: Recorder, gpu: Gpu, t: AdvanceTensors, shape: { B: number; Tmax: number }, s: number): void {
   const k = 'advance';
-  expectPositiveIntegers(k, shape, ['B', 'Tmax']);
   const { B, Tmax } = shape;
+  checkPositiveSizes(k, { B, Tmax });
   if (!Number.isInteger(s) || s < 0 || s >= Tmax) throw new RangeError(`${k}: step s must be an integer in [0, ${Tmax}), got ${s}`);
-  for (const name of ['sampled', 'logp', 'promptLen', 'input', 'pos'] as const) expectSize(k, t[name], B, name);
-  for (const name of ['prompt', 'history', 'historyLogp'] as const) expectSize(k, t[name], B * Tmax, name);
+  for (const name of ['sampled', 'promptLen', 'input', 'pos'] as const) checkTensor(k, name, t[name], B, 'u32');
+  checkTensor(k, 'logp', t.logp, B);
+  for (const name of ['prompt', 'history'] as const) checkTensor(k, name, t[name], B * Tmax, 'u32');
+  checkTensor(k, 'historyLogp', t.historyLogp, B * Tmax);
   const pipeline = gpu.pipeline(advanceWgsl(), 'main', 'generation_advance');
   const bindings = [t.sampled, t.logp, t.prompt, t.promptLen, t.history, t.historyLogp, t.input, t.pos, gpu.uniform([B, Tmax, s])];
   rec.dispatch(pipeline, bindings, ...gridFor(gpu, B, GENERATION_WORKGROUP));

@@ -4,7 +4,7 @@ import { FLAG_BLOCK } from '../adamw/flags.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { f32Bits } from '../gpu/wgsl.ts';
-import { checkLength, checkTensor } from '../util/check.ts';
+import { checkLength, checkTensor } from '../util/checks.ts';
 import { GRAD_NORM_FINISH_WGSL, GRAD_NORM_PARTIALS, gradNormPartialsWgsl } from './gradnorm.wgsl.ts';
 
 /** The largest finite f32: "no clipping" without putting Inf in a uniform (WGSL may assume finite). */

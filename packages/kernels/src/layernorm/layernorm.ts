@@ -4,7 +4,7 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv, f32Bits } from '../gpu/wgsl.ts';
-import { checkDim, checkLength, checkTensor } from '../util/check.ts';
+import { checkLength, checkSizes, checkTensor } from '../util/checks.ts';
 import { LAYERNORM_BACKWARD_INPUT_WGSL, LAYERNORM_BACKWARD_PARAMS_WGSL, LAYERNORM_FORWARD_WGSL } from './layernorm.wgsl.ts';
 
 /** GPT-2's LayerNorm ε. */
@@ -48,8 +48,7 @@ export interface LayerNormBackwardTensors {
 }
 
 function checkShape(kernel: string, shape: LayerNormShape, eps: number): void {
-  checkDim(kernel, 'rows', shape.rows);
-  checkDim(kernel, 'D', shape.D);
+  checkSizes(kernel, { rows: shape.rows, D: shape.D });
   if (shape.D < 1) throw new RangeError(`${kernel}: D must be at least 1, got ${shape.D}`);
   if (!(eps > 0 && Number.isFinite(eps))) throw new RangeError(`${kernel}: eps must be a positive finite number, got ${eps}`);
 }

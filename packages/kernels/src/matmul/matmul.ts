@@ -4,7 +4,7 @@
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv } from '../gpu/wgsl.ts';
-import { checkDim, checkLength, checkTensor } from '../util/check.ts';
+import { checkLength, checkSizes, checkTensor } from '../util/checks.ts';
 import { MATMUL_BLOCKING, type MatmulLayout, type MatmulVariant, matmulTile, matmulWgsl } from './matmul.wgsl.ts';
 
 export interface MatmulShape {
@@ -81,7 +81,7 @@ export async function matmul(
 }
 
 function checkOperands(ops: MatmulOperands, s: { M: number; K: number; N: number; batch: number }): void {
-  for (const [name, v] of Object.entries(s)) checkDim('matmul', name, v);
+  checkSizes('matmul', s);
   const shape = `M=${s.M}, K=${s.K}, N=${s.N}, batch=${s.batch}`;
   checkTensor('matmul', `A for ${shape}`, ops.a, s.batch * s.M * s.K);
   checkTensor('matmul', `B for ${shape}`, ops.b, s.batch * s.K * s.N);

@@ -3,7 +3,7 @@
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { checkLength, checkTensor } from '../util/check.ts';
+import { checkLength, checkTensor } from '../util/checks.ts';
 import { residualAccumulateWgsl, residualAddWgsl } from './residual.wgsl.ts';
 
 /** Records out = a + b; a, b, out: [n] f32. */

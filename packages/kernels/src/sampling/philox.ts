@@ -8,7 +8,7 @@
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
-import { expectSize } from '../util/checks.ts';
+import { checkTensor } from '../util/checks.ts';
 import { PHILOX_WORKGROUP, philoxBlocksWgsl } from './philox.wgsl.ts';
 
 const M0 = 0xd2511f53;
@@ -69,7 +69,7 @@ export function recordPhilox(rec: Recorder, gpu: Gpu, t: PhiloxTensors, key: rea
   checkKey(key);
   const n = t.counters.size / 4;
   if (!Number.isInteger(n)) throw new RangeError(`philox: counters (${t.counters}) must hold a multiple of 4 words`);
-  expectSize('philox', t.blocks, 4 * n, 'blocks');
+  checkTensor('philox', 'blocks', t.blocks, 4 * n, 'u32');
   const pipeline = gpu.pipeline(philoxBlocksWgsl(), 'main', 'philox_blocks');
   rec.dispatch(pipeline, [t.counters, t.blocks, gpu.uniform([n, key[0], key[1]])], ...gridFor(gpu, n, PHILOX_WORKGROUP));
 }

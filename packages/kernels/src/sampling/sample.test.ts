@@ -132,7 +132,7 @@ describe('GPU sampling', () => {
     const want = sampleRef(logits, { B, V }, options, counters, rows);
     expect(Array.from(picked.tokens)).toEqual(want.map((r) => r.token));
     await expect(sample(gpu, logits, { B, V, R: B * T }, options, counters, new Uint32Array([4, 7, 15]))).rejects.toThrow(/rows\[2\] = 15 is not below R = 15/);
-    await expect(sample(gpu, logits, { B, V }, options, counters)).rejects.toThrow(/logits must hold 33 values/);
+    await expect(sample(gpu, logits, { B, V }, options, counters)).rejects.toThrow(/sample: logits holds \d+ values, expected 33/);
     await expect(sample(gpu, logits, { B, V, R: B * T }, options, counters)).rejects.toThrow(/R \(15\) differs from B \(3\) but no rows/);
   });
 
@@ -170,7 +170,7 @@ describe('GPU sampling', () => {
     await expect(sample(gpu, logits, shape, { temperature: 1e-6, seed: 0 })).rejects.toThrow(/0 \(greedy\) or at least/);
     await expect(sample(gpu, logits, shape, { temperature: 1, topK: 1.5, seed: 0 })).rejects.toThrow(/topK must be a non-negative integer/);
     await expect(sample(gpu, logits, shape, { temperature: 1, seed: -3 })).rejects.toThrow(/seed must be an integer in \[0, 2³²\)/);
-    await expect(sample(gpu, logits, shape, { temperature: 1, seed: 0 }, new Uint32Array(3))).rejects.toThrow(/counters must hold 2 values/);
+    await expect(sample(gpu, logits, shape, { temperature: 1, seed: 0 }, new Uint32Array(3))).rejects.toThrow(/sample: counters holds 3 values, expected 2/);
     await expect(sample(gpu, Float32Array.of(0, 1, Number.POSITIVE_INFINITY, 0, 0, 0), shape, { temperature: 1, seed: 0 })).rejects.toThrow(/logits\[2\]/);
   });
 });

@@ -12,7 +12,7 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { f32Bits } from '../gpu/wgsl.ts';
-import { expectLength, expectPositiveIntegers, expectSize } from '../util/checks.ts';
+import { checkLength, checkPositiveSizes, checkTensor } from '../util/checks.ts';
 import { checkU32 } from './philox.ts';
 import { SAMPLE_WORKGROUP, sampleWgsl } from './sample.wgsl.ts';
 
@@ -53,11 +53,11 @@ export function recordSample(rec: Recorder, gpu: Gpu, t: SampleTensors, shape: S
   const { B, V } = shape;
   const R = shape.R ?? B;
   if (!t.rows && R !== B) throw new RangeError(`sample: R (${R}) differs from B (${B}) but no rows tensor chooses the logits rows`);
-  expectSize('sample', t.logits, R * V, 'logits');
-  expectSize('sample', t.counters, B, 'counters');
-  expectSize('sample', t.tokens, B, 'tokens');
-  expectSize('sample', t.logp, B, 'logp');
-  if (t.rows) expectSize('sample', t.rows, B, 'rows');
+  checkTensor('sample', 'logits', t.logits, R * V);
+  checkTensor('sample', 'counters', t.counters, B, 'u32');
+  checkTensor('sample', 'tokens', t.tokens, B, 'u32');
+  checkTensor('sample', 'logp', t.logp, B);
+  if (t.rows) checkTensor('sample', 'rows', t.rows, B, 'u32');
   const gather = t.rows !== undefined;
   const pipeline = gpu.pipeline(sampleWgsl(gather), 'main', gather ? 'sample_rows' : 'sample');
   const greedy = o.temperature === 0;
@@ -79,10 +79,10 @@ export async function sample(
   checkSampleOptions(shape, options);
   const { B, V } = shape;
   const R = shape.R ?? B;
-  expectLength('sample', logits, R * V, 'logits');
-  expectLength('sample', counters, B, 'counters');
+  checkLength('sample', 'logits', logits, R * V);
+  checkLength('sample', 'counters', counters, B);
   if (rows) {
-    expectLength('sample', rows, B, 'rows');
+    checkLength('sample', 'rows', rows, B);
     const bad = rows.findIndex((r) => r >= R);
     if (bad >= 0) throw new RangeError(`sample: rows[${bad}] = ${rows[bad]} is not below R = ${R}`);
   }
@@ -105,7 +105,7 @@ export async function sample(
 
 /** Validates the shape and options; returns them with defaults filled in. */
 export function checkSampleOptions(shape: SampleShape, options: SampleOptions): Required<SampleOptions> {
-  expectPositiveIntegers('sample', { R: shape.B, ...shape }, ['B', 'V', 'R']);
+  checkPositiveSizes('sample', { B: shape.B, V: shape.V, R: shape.R ?? shape.B });
   const { temperature, topK = 0, seed, stream = 0 } = options;
   if (!Number.isFinite(temperature) || temperature < 0) throw new RangeError(`sample: temperature must be a finite number ≥ 0, got ${temperature}`);
   // Below this, (logit − max)/τ overflows f32 for ordinary logit gaps; greedy is the limit anyway.

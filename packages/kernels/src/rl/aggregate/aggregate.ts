@@ -8,7 +8,7 @@
 
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
-import { checkArray, checkMask, checkSizes, checkTensor } from '../common/checks.ts';
+import { checkArray, checkMask, checkSizes, checkTensor } from '../../util/checks.ts';
 import { partialCount, recordFinalSums, reduceGrid } from '../common/reduce.ts';
 import { withScope } from '../common/scope.ts';
 import { aggregateWgsl } from './aggregate.wgsl.ts';

@@ -8,7 +8,7 @@
 //
 // Shapes: B samples (rows), T tokens; counts [B] = action tokens per sample.
 
-import { checkArray, checkMask, checkNumber, checkSizes } from '../common/checks.ts';
+import { checkArray, checkMask, checkNumber, checkSizes } from '../../util/checks.ts';
 
 export type LossAggregation = 'token-mean' | 'seq-mean-token-mean' | 'seq-mean-token-sum-norm' | 'per-rollout-mean';
 

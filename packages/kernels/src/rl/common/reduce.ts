@@ -4,7 +4,7 @@
 
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
-import { checkTensor } from './checks.ts';
+import { checkTensor } from '../../util/checks.ts';
 import { finalSumsWgsl, REDUCE_ITEMS, REDUCE_WORKGROUP } from './reduce.wgsl.ts';
 
 /** Workgroups [x, y] for REDUCE_ITEMS elements per invocation (2-D once past 65535 per dimension). */

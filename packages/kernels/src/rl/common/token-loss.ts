@@ -6,7 +6,7 @@
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
 import { f32Bits } from '../../gpu/wgsl.ts';
-import { checkSizes, checkTensor } from './checks.ts';
+import { checkSizes, checkTensor } from '../../util/checks.ts';
 import { partialCount, recordFinalSums, reduceGrid } from './reduce.ts';
 import { type TokenLossSpec, tokenLossTerms, tokenLossWgsl } from './token-loss.wgsl.ts';
 

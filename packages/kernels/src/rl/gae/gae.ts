@@ -7,7 +7,7 @@
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
 import { f32Bits } from '../../gpu/wgsl.ts';
-import { checkArray, checkMask, checkNumber, checkSizes, checkTensor, F32_EXACT_INTEGER, perSample } from '../common/checks.ts';
+import { checkArray, checkMask, checkNumber, checkSizes, checkTensor, F32_EXACT_INTEGER, perSample } from '../../util/checks.ts';
 import { withScope } from '../common/scope.ts';
 import { GAE_LOOP_WORKGROUP, type GaeVariant, gaeWgsl } from './gae.wgsl.ts';
 

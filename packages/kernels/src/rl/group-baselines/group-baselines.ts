@@ -6,7 +6,7 @@
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
 import { f32Bits } from '../../gpu/wgsl.ts';
-import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../common/checks.ts';
+import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../../util/checks.ts';
 import { withScope } from '../common/scope.ts';
 import { GRPO_EPS, type GroupEstimator } from './group-baselines.ref.ts';
 import { broadcastWgsl, GROUP_ESTIMATOR_CODE, GROUP_WORKGROUP, groupBaselinesWgsl } from './group-baselines.wgsl.ts';

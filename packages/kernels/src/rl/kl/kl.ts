@@ -9,8 +9,8 @@
 
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
+import { checkArray, checkMask, checkNumber, checkSizes } from '../../util/checks.ts';
 import { type AggregationOptions, resolveScales } from '../aggregate/scales.ts';
-import { checkArray, checkMask, checkNumber, checkSizes } from '../common/checks.ts';
 import { partialCount } from '../common/reduce.ts';
 import { withScope } from '../common/scope.ts';
 import { recordTokenLoss, type TokenLossTensors } from '../common/token-loss.ts';

@@ -7,7 +7,7 @@
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
 import { f32Bits } from '../../gpu/wgsl.ts';
-import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../common/checks.ts';
+import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../../util/checks.ts';
 import { withScope } from '../common/scope.ts';
 import type { KtoParams } from './kto.ref.ts';
 import { KTO_WORKGROUP, ktoGradWgsl, ktoLossWgsl, ktoSumsWgsl } from './kto.wgsl.ts';

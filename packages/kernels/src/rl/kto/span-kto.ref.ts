@@ -14,7 +14,7 @@
 //   dL/dℓ_t  = dL_pref/dr_k for t in a non-neutral span k,  −1/N_neutral for neutral tokens, else 0.
 // Shapes: logp, refLogp, polarity, mask [B, T]; spans [S].
 
-import { checkMask, checkSizes } from '../common/checks.ts';
+import { checkMask, checkSizes } from '../../util/checks.ts';
 import { logistic } from './kto.ref.ts';
 
 export interface SpanKtoParams {

@@ -6,7 +6,7 @@
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
 import { f32Bits } from '../../gpu/wgsl.ts';
-import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../common/checks.ts';
+import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../../util/checks.ts';
 import { withScope } from '../common/scope.ts';
 import { buildSpans, type SpanKtoParams, type Spans } from './span-kto.ref.ts';
 import { SPAN_WORKGROUP, spanGradWgsl, spanLossWgsl, spanSumsWgsl } from './span-kto.wgsl.ts';

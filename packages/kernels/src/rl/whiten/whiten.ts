@@ -6,7 +6,7 @@
 import type { Gpu, Recorder } from '../../gpu/runtime.ts';
 import type { Tensor } from '../../gpu/tensor.ts';
 import { f32Bits } from '../../gpu/wgsl.ts';
-import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../common/checks.ts';
+import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../../util/checks.ts';
 import { partialCount, recordFinalSums, reduceGrid } from '../common/reduce.ts';
 import { withScope } from '../common/scope.ts';
 import { whitenApplyWgsl, whitenSumsWgsl } from './whiten.wgsl.ts';
