@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Sets up everything Horizon needs on a fresh Debian/Ubuntu machine with Node >= 20, and is quick to
-# rerun: Debian's chromium (its SwiftShader Vulkan driver is the WebGPU device on machines without a
-# GPU, and it runs the browser tests), pnpm 12.4.2, and the workspace's dependencies from the lockfile.
-#   bash scripts/setup.sh           # what training and the tests need
-#   bash scripts/setup.sh --bench   # also PyTorch (CPU) for side-by-side benchmarks and golden fixtures
+# rerun: the system Vulkan loader (libvulkan1: Dawn opens it; chromium's private copy is not used),
+# Debian's chromium (its SwiftShader Vulkan driver is the WebGPU device on machines without a GPU,
+# and it runs the browser tests and the screenshot script), pnpm 12.4.2, and the workspace's
+# dependencies from the lockfile. It ends by opening the WebGPU device the way training does, so a
+# machine that cannot train stops here with the remedy, not in a failing test run.
+#   bash scripts/setup.sh           # what training, the tests and `pnpm bench` need
+#   bash scripts/setup.sh --bench   # also PyTorch (CPU) as the bench peer and for golden fixtures,
+#                                   # and matplotlib for tools/plots
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,8 +29,10 @@ fi
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
-apt_packages=(chromium)
-[ "$want_bench" -eq 1 ] && apt_packages+=(python3-torch libopenblas0-pthread)
+# Found on a clean Debian 12 machine by installing nothing by hand and running what the README runs:
+# without libvulkan1 Dawn finds no adapter; fonts-dejavu-core gives the screenshots their text.
+apt_packages=(libvulkan1 chromium fonts-dejavu-core)
+[ "$want_bench" -eq 1 ] && apt_packages+=(python3-torch libopenblas0-pthread python3-matplotlib)
 if command -v apt-get >/dev/null 2>&1; then
   missing=()
   # `dpkg -s` also succeeds for a removed package whose config files remain; ask for "installed".
@@ -35,11 +41,26 @@ if command -v apt-get >/dev/null 2>&1; then
   done
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]} (apt)"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # A failed install (no root, no network) is not the end: the checks below name what is missing.
+    if ! { as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
+      say "could not install ${missing[*]} with apt; continuing, and the checks below say what that leaves missing"
+    fi
   fi
 else
-  say "not a Debian/Ubuntu machine: install Chromium (for its SwiftShader driver and the browser tests) yourself if you have no GPU"
+  say "not a Debian/Ubuntu machine: install the Vulkan loader and Chromium (for its SwiftShader driver and the browser tests) yourself if you have no GPU"
+fi
+
+# The loader is the piece a machine can lack while everything else looks installed: say so in
+# seconds, before the dependencies are fetched.
+vulkan_loader_found() {
+  local ldconfig
+  ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+  [ -x "$ldconfig" ] || return 0 # cannot tell here; the device check below still will
+  "$ldconfig" -p 2>/dev/null | grep -q 'libvulkan\.so\.1'
+}
+if [ "$(uname -s)" = Linux ] && ! vulkan_loader_found; then
+  echo "setup.sh: the system Vulkan loader libvulkan.so.1 is missing, and WebGPU in Node (Dawn) cannot start without it; install it (Debian/Ubuntu: sudo apt-get install -y libvulkan1; Fedora: sudo dnf install vulkan-loader) and rerun." >&2
+  exit 1
 fi
 
 if [ "$(pnpm --version 2>/dev/null || true)" != "12.4.2" ]; then
@@ -49,4 +70,14 @@ fi
 
 say "installing dependencies (pnpm, from the lockfile)"
 pnpm install --frozen-lockfile >/dev/null
+
+# Open the device exactly as `horizon train` does; doctor prints the remedy when there is none.
+say "opening the WebGPU device (horizon doctor)"
+if ! doctor=$(./node_modules/.bin/tsx packages/node-runner/src/main.ts doctor 2>&1); then
+  printf '%s\n' "$doctor" >&2
+  echo "setup.sh: no usable WebGPU device, so training and the GPU tests cannot run; do what the lines above say and rerun." >&2
+  exit 1
+fi
+field() { printf '%s\n' "$doctor" | sed -nE "s/^  $1 +//p"; }
+say "WebGPU device: $(field 'adapter description'); software fallback: $(field 'software fallback')"
 say "ready"

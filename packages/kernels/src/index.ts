@@ -64,7 +64,7 @@ export { advanceRef, decodeEmbeddingRef } from './generation/generation.ref.ts';
 export { type AdvanceTensors, type DecodeEmbeddingTensors, recordAdvance, recordDecodeEmbedding } from './generation/generation.ts';
 export { GpuError, type GpuErrorKind, isGpuError } from './gpu/errors.ts';
 export { flatIndexWgsl, gridFor } from './gpu/grid.ts';
-export { NO_ADAPTER_REMEDIES, remedyText } from './gpu/remedies.ts';
+export { diagnoseNoAdapter, NO_ADAPTER_REMEDIES, remedyText } from './gpu/remedies.ts';
 export {
   type DeviceReport,
   deviceLine,

@@ -8,9 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GpuError } from './errors.ts';
 import { openDevice } from './open-device.ts';
-import { remedyText } from './remedies.ts';
+import { diagnoseNoAdapter, remedyText } from './remedies.ts';
 import { describeAdapter } from './report.ts';
 import type { Gpu } from './runtime.ts';
+import { probeVulkan } from './vulkan-probe.ts';
+
+export { probeVulkan, type VulkanProbe } from './vulkan-probe.ts';
 
 /** Where SwiftShader's Vulkan ICD manifest lives in common Chromium packages. */
 export const SWIFTSHADER_ICD_CANDIDATES = [
@@ -58,11 +61,11 @@ export async function acquireNodeGpu(options: NodeGpuOptions = {}): Promise<Gpu>
     }
   }
   if (!adapter) {
-    throw new GpuError(
-      'no-adapter',
-      'No WebGPU adapter was found: Dawn saw no Vulkan/Metal/D3D12 device and no SwiftShader driver.',
-      `Install one:\n${remedyText()}`,
-    );
+    if (process.platform === 'linux') {
+      const { message, remedy } = diagnoseNoAdapter(probeVulkan(), findSwiftShaderIcd());
+      throw new GpuError('no-adapter', message, remedy);
+    }
+    throw new GpuError('no-adapter', `No WebGPU adapter was found: Dawn saw no ${backend} device.`, `Install one:\n${remedyText()}`);
   }
   const report = describeAdapter(adapter, 'node', process.versions.node, backend, fallbackReason);
   return openDevice(adapter, report, instance);

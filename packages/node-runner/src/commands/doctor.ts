@@ -1,9 +1,12 @@
 // `horizon doctor`: which runtime, which WebGPU device (and whether it is a software fallback), the
-// limits that matter, and a one-line verdict; with no adapter, what to install.
+// limits that matter, and a one-line verdict; with no adapter, what to install. On Linux under Node
+// it also shows what Dawn's Vulkan backend can load: the system loader and the driver manifests.
 
 import { type DeviceReport, isGpuError, LIMITS_THAT_MATTER, missingLimits, NO_ADAPTER_REMEDIES, REQUIRED_LIMITS } from '@horizon/kernels';
 import { type Command, EXIT } from '../cli/command.ts';
 import { acquireGpu, isDeno } from '../platform/acquire-gpu.ts';
+
+type VulkanProbe = { loader: string | undefined; drivers: string[]; swiftShader: string | undefined };
 
 export const doctor: Command = {
   name: 'doctor',
@@ -11,28 +14,50 @@ export const doctor: Command = {
   flags: { json: { type: 'boolean', description: 'print the report as JSON' } },
   async run({ flags, out, err }) {
     let report: DeviceReport;
+    const vulkan = await vulkanProbe();
     try {
       const gpu = await acquireGpu();
       report = gpu.report;
       gpu.destroyDevice();
     } catch (error) {
       if (!isGpuError(error)) throw error;
-      if (flags.json) out(JSON.stringify({ ok: false, error: error.message, remedies: NO_ADAPTER_REMEDIES }, null, 2));
+      if (flags.json) out(JSON.stringify({ ok: false, error: error.message, remedies: NO_ADAPTER_REMEDIES, ...(vulkan ? { vulkan } : {}) }, null, 2));
       else {
         err(`${runtimeLabel()}`);
+        for (const line of vulkan ? formatVulkan(vulkan) : []) err(line);
         err(`No usable WebGPU device: ${error.message}`);
       }
       return EXIT.failed;
     }
     const problems = missingLimits(report.limits);
     if (flags.json) {
-      out(JSON.stringify({ ok: problems.length === 0, verdict: verdict(report, problems), ...report }, null, 2));
+      out(JSON.stringify({ ok: problems.length === 0, verdict: verdict(report, problems), ...report, ...(vulkan ? { vulkan } : {}) }, null, 2));
       return problems.length === 0 ? EXIT.ok : EXIT.failed;
     }
-    for (const line of formatReport(report, problems)) out(line);
+    const lines = formatReport(report, problems);
+    lines.splice(lines.indexOf(LIMITS_HEADER), 0, ...(vulkan ? formatVulkan(vulkan) : []));
+    for (const line of lines) out(line);
     return problems.length === 0 ? EXIT.ok : EXIT.failed;
   },
 };
+
+/** The Vulkan loader and drivers, on Linux under Node (where Dawn's backend is Vulkan); else undefined. */
+async function vulkanProbe(): Promise<VulkanProbe | undefined> {
+  if (isDeno() || process.platform !== 'linux') return undefined;
+  const { probeVulkan, findSwiftShaderIcd } = await import('@horizon/kernels/node');
+  return { ...probeVulkan(), swiftShader: findSwiftShaderIcd() };
+}
+
+function formatVulkan(probe: VulkanProbe): string[] {
+  return [
+    row('vulkan loader', probe.loader ?? 'none (libvulkan.so.1 missing: sudo apt-get install -y libvulkan1)'),
+    row('vulkan drivers', probe.drivers.length > 0 ? probe.drivers.join(', ') : '(none in the standard folders)'),
+    row('swiftshader driver', probe.swiftShader ?? 'none (sudo apt-get install -y chromium)'),
+  ];
+}
+
+const row = (key: string, value: string) => `  ${key.padEnd(34)} ${value}`;
+const LIMITS_HEADER = 'limits (what the device offers / what Horizon needs)';
 
 function runtimeLabel(): string {
   const deno = (globalThis as { Deno?: { version: { deno: string } } }).Deno;
@@ -40,7 +65,6 @@ function runtimeLabel(): string {
 }
 
 export function formatReport(report: DeviceReport, problems: string[]): string[] {
-  const row = (key: string, value: string) => `  ${key.padEnd(34)} ${value}`;
   const lines = [
     'Horizon doctor',
     row('runtime', `${report.runtime} ${report.runtimeVersion}`),
@@ -50,7 +74,7 @@ export function formatReport(report: DeviceReport, problems: string[]): string[]
     row('software fallback', report.isSoftware ? `yes${report.fallbackReason ? ` (${report.fallbackReason})` : ''}` : 'no, a hardware GPU'),
     row('backend', report.backend),
     row('features Horizon can use', usefulFeatures(report)),
-    'limits (what the device offers / what Horizon needs)',
+    LIMITS_HEADER,
   ];
   for (const name of LIMITS_THAT_MATTER) lines.push(row(name, `${formatLimit(name, report.limits[name])} / ${formatLimit(name, REQUIRED_LIMITS[name])}`));
   lines.push(`verdict: ${verdict(report, problems)}`);
