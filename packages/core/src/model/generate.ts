@@ -17,14 +17,13 @@ import {
   recordAdvance,
   recordDecodeAttention,
   recordDecodeEmbedding,
-  recordGeluForward,
   recordKvCacheWrite,
   recordLayerNormForward,
   recordMatmul,
-  recordResidualAdd,
   recordSample,
   type Tensor,
 } from '@horizon/kernels';
+import { type AttentionStep, recordBlockForward } from './block.ts';
 import { LAYER_NORM_EPS } from './config.ts';
 import type { Gpt } from './gpt.ts';
 
@@ -147,22 +146,17 @@ export class Generator {
     const { config, weights: w } = model;
     const { B } = st;
     const { width: D, heads: H, vocabSize: V, contextLength: Tmax } = config;
-    const F = 4 * D;
     const cacheShape = { B, H, D, Tmax };
     recordDecodeEmbedding(rec, gpu, { input: st.input, pos: st.pos, wte: w.wte, wpe: w.wpe, x: st.x }, { B, D, V, Tmax });
     for (let l = 0; l < config.layers; l++) {
-      const lw = w.layers[l];
-      recordLayerNormForward(rec, gpu, { x: st.x, weight: lw.ln1w, bias: lw.ln1b, out: st.ln, stats: st.stats }, { rows: B, D }, LAYER_NORM_EPS);
-      recordMatmul(rec, gpu, { a: st.ln, b: lw.qkvw, c: st.qkv, bias: lw.qkvb }, { M: B, K: D, N: 3 * D, layout: 'nt' });
-      recordKvCacheWrite(rec, gpu, { qkv: st.qkv, pos: st.pos, kCache: st.kCache[l], vCache: st.vCache[l] }, cacheShape);
-      recordDecodeAttention(rec, gpu, { qkv: st.qkv, kCache: st.kCache[l], vCache: st.vCache[l], pos: st.pos, out: st.attn }, cacheShape);
-      recordMatmul(rec, gpu, { a: st.attn, b: lw.projw, c: st.proj, bias: lw.projb }, { M: B, K: D, N: D, layout: 'nt' });
-      recordResidualAdd(rec, gpu, { a: st.x, b: st.proj, out: st.mid });
-      recordLayerNormForward(rec, gpu, { x: st.mid, weight: lw.ln2w, bias: lw.ln2b, out: st.ln, stats: st.stats }, { rows: B, D }, LAYER_NORM_EPS);
-      recordMatmul(rec, gpu, { a: st.ln, b: lw.fcw, c: st.fc, bias: lw.fcb }, { M: B, K: D, N: F, layout: 'nt' });
-      recordGeluForward(rec, gpu, { x: st.fc, out: st.gelu });
-      recordMatmul(rec, gpu, { a: st.gelu, b: lw.fc2w, c: st.fc2, bias: lw.fc2b }, { M: B, K: F, N: D, layout: 'nt' });
-      recordResidualAdd(rec, gpu, { a: st.mid, b: st.fc2, out: st.x });
+      const kv = { pos: st.pos, kCache: st.kCache[l], vCache: st.vCache[l] };
+      // Decode: write the new position's key and value into the cache, then attend over 0 … pos.
+      const cached: AttentionStep = (r, qkv, attn) => {
+        recordKvCacheWrite(r, gpu, { qkv, ...kv }, cacheShape);
+        recordDecodeAttention(r, gpu, { qkv, ...kv, out: attn }, cacheShape);
+      };
+      const buffers = { ...st, ln1: st.ln, ln1Stats: st.stats, ln2: st.ln, ln2Stats: st.stats, out: st.x };
+      recordBlockForward(rec, gpu, w.layers[l], buffers, B, D, cached);
     }
     recordLayerNormForward(rec, gpu, { x: st.x, weight: w.lnfw, bias: w.lnfb, out: st.ln, stats: st.stats }, { rows: B, D }, LAYER_NORM_EPS);
     recordMatmul(rec, gpu, { a: st.ln, b: w.headw, c: st.logits }, { M: B, K: D, N: V, layout: 'nt' });

@@ -17,32 +17,17 @@ import {
   recordEmbeddingBackward,
   recordEmbeddingForward,
   recordGeluBackward,
-  recordGeluForward,
   recordLayerNormBackward,
   recordLayerNormForward,
   recordMatmul,
-  recordResidualAdd,
   type Tensor,
 } from '@horizon/kernels';
+import { type AttentionStep, type LayerTensors, recordBlockForward } from './block.ts';
 import { type GptConfig, headDim, LAYER_NORM_EPS } from './config.ts';
 import { initParameters } from './init.ts';
 import { type ParameterLayout, parameterLayout } from './parameters.ts';
 
-/** One layer's parameters (or gradients) as views into the flat buffer. */
-export interface LayerTensors {
-  ln1w: Tensor; // [D]
-  ln1b: Tensor; // [D]
-  qkvw: Tensor; // [3D, D]
-  qkvb: Tensor; // [3D]
-  projw: Tensor; // [D, D]
-  projb: Tensor; // [D]
-  ln2w: Tensor; // [D]
-  ln2b: Tensor; // [D]
-  fcw: Tensor; // [F, D]
-  fcb: Tensor; // [F]
-  fc2w: Tensor; // [D, F]
-  fc2b: Tensor; // [D]
-}
+export type { LayerTensors } from './block.ts';
 
 export interface ModelTensors {
   wte: Tensor; // [V, D]
@@ -160,22 +145,13 @@ export class Gpt {
     const { B, T } = acts;
     const N = B * T;
     const { width: D, heads: H, vocabSize: V } = config;
-    const F = 4 * D;
     recordEmbeddingForward(rec, gpu, { tokens, wte: p.wte, wpe: p.wpe, x: acts.embedded }, { B, T, V, D });
     for (let l = 0; l < config.layers; l++) {
-      const w = p.layers[l];
       const a = acts.layers[l];
-      recordLayerNormForward(rec, gpu, { x: a.residualIn, weight: w.ln1w, bias: w.ln1b, out: a.ln1, stats: a.ln1Stats }, { rows: N, D }, LAYER_NORM_EPS);
-      recordMatmul(rec, gpu, { a: a.ln1, b: w.qkvw, c: a.qkv, bias: w.qkvb }, { M: N, K: D, N: 3 * D, layout: 'nt' });
-      recordAttentionForward(rec, gpu, { qkv: a.qkv, out: a.attn, att: a.att }, { B, T, H, D });
-      recordMatmul(rec, gpu, { a: a.attn, b: w.projw, c: a.proj, bias: w.projb }, { M: N, K: D, N: D, layout: 'nt' });
-      recordResidualAdd(rec, gpu, { a: a.residualIn, b: a.proj, out: a.residualMid });
-      recordLayerNormForward(rec, gpu, { x: a.residualMid, weight: w.ln2w, bias: w.ln2b, out: a.ln2, stats: a.ln2Stats }, { rows: N, D }, LAYER_NORM_EPS);
-      recordMatmul(rec, gpu, { a: a.ln2, b: w.fcw, c: a.fc, bias: w.fcb }, { M: N, K: D, N: F, layout: 'nt' });
-      recordGeluForward(rec, gpu, { x: a.fc, out: a.gelu });
-      recordMatmul(rec, gpu, { a: a.gelu, b: w.fc2w, c: a.fc2, bias: w.fc2b }, { M: N, K: F, N: D, layout: 'nt' });
-      const next = l + 1 < config.layers ? acts.layers[l + 1].residualIn : acts.residualOut;
-      recordResidualAdd(rec, gpu, { a: a.residualMid, b: a.fc2, out: next });
+      // Full causal attention over all T positions; att keeps the probabilities for the backward.
+      const causal: AttentionStep = (r, qkv, attn) => recordAttentionForward(r, gpu, { qkv, out: attn, att: a.att }, { B, T, H, D });
+      const out = l + 1 < config.layers ? acts.layers[l + 1].residualIn : acts.residualOut;
+      recordBlockForward(rec, gpu, p.layers[l], { ...a, x: a.residualIn, mid: a.residualMid, out }, N, D, causal);
     }
     recordLayerNormForward(
       rec,

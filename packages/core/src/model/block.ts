@@ -1,0 +1,64 @@
+// One transformer block's forward, recorded once for the two callers that run it: the training
+// forward (gpt.ts, all T positions with full causal attention, activations kept for the backward)
+// and the decode forward (generate.ts, one new position per row against the KV cache). Only the
+// attention step differs, so it is a parameter; everything around it is this one function.
+//
+// Shape legend:  R rows (B·T in training, B when decoding) · D width · F = 4D
+
+import { type Gpu, type Recorder, recordGeluForward, recordLayerNormForward, recordMatmul, recordResidualAdd, type Tensor } from '@horizon/kernels';
+import { LAYER_NORM_EPS } from './config.ts';
+
+/** One layer's parameters (or gradients) as views into the flat buffer. */
+export interface LayerTensors {
+  ln1w: Tensor; // [D]
+  ln1b: Tensor; // [D]
+  qkvw: Tensor; // [3D, D]
+  qkvb: Tensor; // [3D]
+  projw: Tensor; // [D, D]
+  projb: Tensor; // [D]
+  ln2w: Tensor; // [D]
+  ln2b: Tensor; // [D]
+  fcw: Tensor; // [F, D]
+  fcb: Tensor; // [F]
+  fc2w: Tensor; // [D, F]
+  fc2b: Tensor; // [D]
+}
+
+/**
+ * The buffers one block reads and writes. A caller that needs nothing for a backward may pass the
+ * same tensor for ln1 and ln2 (and for their stats), and `out` may be `x`: each is last read before
+ * it is next written.
+ */
+export interface BlockBuffers {
+  x: Tensor; // [R, D] the residual stream entering the block
+  ln1: Tensor; // [R, D]
+  ln1Stats: Tensor; // [2, R]
+  qkv: Tensor; // [R, 3D]
+  attn: Tensor; // [R, D] attention output, before the projection
+  proj: Tensor; // [R, D]
+  mid: Tensor; // [R, D] x + proj
+  ln2: Tensor; // [R, D]
+  ln2Stats: Tensor; // [2, R]
+  fc: Tensor; // [R, F]
+  gelu: Tensor; // [R, F]
+  fc2: Tensor; // [R, D]
+  out: Tensor; // [R, D] mid + fc2, the residual stream leaving the block
+}
+
+/** The step that differs between callers: records attn ([R, D]) from qkv ([R, 3D]). */
+export type AttentionStep = (rec: Recorder, qkv: Tensor, attn: Tensor) => void;
+
+/** Records x → LN → qkv → attention → proj → +x → LN → fc → GELU → fc2 → +mid. */
+export function recordBlockForward(rec: Recorder, gpu: Gpu, w: LayerTensors, a: BlockBuffers, rows: number, D: number, attention: AttentionStep): void {
+  const F = 4 * D;
+  recordLayerNormForward(rec, gpu, { x: a.x, weight: w.ln1w, bias: w.ln1b, out: a.ln1, stats: a.ln1Stats }, { rows, D }, LAYER_NORM_EPS);
+  recordMatmul(rec, gpu, { a: a.ln1, b: w.qkvw, c: a.qkv, bias: w.qkvb }, { M: rows, K: D, N: 3 * D, layout: 'nt' });
+  attention(rec, a.qkv, a.attn);
+  recordMatmul(rec, gpu, { a: a.attn, b: w.projw, c: a.proj, bias: w.projb }, { M: rows, K: D, N: D, layout: 'nt' });
+  recordResidualAdd(rec, gpu, { a: a.x, b: a.proj, out: a.mid });
+  recordLayerNormForward(rec, gpu, { x: a.mid, weight: w.ln2w, bias: w.ln2b, out: a.ln2, stats: a.ln2Stats }, { rows, D }, LAYER_NORM_EPS);
+  recordMatmul(rec, gpu, { a: a.ln2, b: w.fcw, c: a.fc, bias: w.fcb }, { M: rows, K: D, N: F, layout: 'nt' });
+  recordGeluForward(rec, gpu, { x: a.fc, out: a.gelu });
+  recordMatmul(rec, gpu, { a: a.gelu, b: w.fc2w, c: a.fc2, bias: w.fc2b }, { M: rows, K: F, N: D, layout: 'nt' });
+  recordResidualAdd(rec, gpu, { a: a.mid, b: a.fc2, out: a.out });
+}
