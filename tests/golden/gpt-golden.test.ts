@@ -90,7 +90,7 @@ describe('compareToGolden names the worst tensor', () => {
     expect(result.message).toMatch(
       /^DIFFERS from the lm golden case .* worst: transformer\.h\.1\.mlp\.c_fc\.weight relative error 1\.00e-6 \(tolerance 1e-9\) at \[17\]/,
     );
-    // The same error passes at the GPU model's float32 tolerances (issue 3: grads within 1e-4).
+    // The same error passes at the GPU model's float32 tolerances (tests/golden/gpu-gpt-golden.test.ts: grads within 1e-4).
     expect(compareToGolden(fixture.lm, { ...good, grads }, { loss: 1e-5, output: 1e-5, grads: 1e-4 }).pass).toBe(true);
   });
 

@@ -137,7 +137,7 @@ def build_gpt(torch, config):
                 self.lm_head = nn.Linear(D, V, bias=False)
             else:
                 self.value_head = nn.Linear(D, 1)
-            # A finite mask value (DESIGN.md: never Inf).
+            # A finite mask value (docs/design.md §5: never Inf).
             self.register_buffer("causal", torch.triu(torch.full((T, T), -1e9), diagonal=1))
             for name, p in self.named_parameters():
                 if name.endswith("c_proj.weight"):

@@ -1,6 +1,6 @@
 // What distinguishes PPO, GRPO and RLOO in Horizon: the advantage estimator, and whether a critic is
 // trained. The loop that samples, scores, updates and logs is shared (train/rl-iteration.ts), as in
-// slime where every estimator is a function (batch) → advantages, returns (ALGORITHMS.md §7.1).
+// slime where every estimator is a function (batch) → advantages, returns (docs/algorithms/README.md).
 //
 // Shape legend:  B rows · T positions
 

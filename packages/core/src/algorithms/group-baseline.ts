@@ -2,7 +2,7 @@
 // per-token KL shaping summed over the rollout), a baseline from the other rollouts of the same
 // prompt, and that one advantage broadcast onto every action token of the rollout (outcome
 // supervision). No critic. A group whose rollouts all got the same reward gives every rollout
-// advantage 0: that fraction is logged, because those samples teach nothing (ALGORITHMS.md §2.3 d).
+// advantage 0: that fraction is logged, because those samples teach nothing (docs/algorithms/grpo.md §2).
 //
 // Shape legend:  B rows · T positions
 

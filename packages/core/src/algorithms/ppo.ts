@@ -1,11 +1,11 @@
 // PPO with a learned critic and token-level GAE — the estimator GLM-5.2 swung back to from GRPO
-// (ALGORITHMS.md §2.1–2.2, §3.0). Every action token gets its own baseline V(s_t), so credit can
+// (docs/algorithms/ppo-gae.md). Every action token gets its own baseline V(s_t), so credit can
 // differ between the digits of one answer, and no group of rollouts per prompt is needed.
 //
 // Follows: Schulman et al. 2017 (clipped surrogate, done in train/update-steps.ts) and 2016 (GAE);
 // VC-PPO's decoupled λ (λ for the policy, λ_critic — usually 1 — for the critic's targets); slime's
-// whitening of advantages over the batch's action tokens. The value convention is ALGORITHMS.md
-// §0.3: V[t] is read where the logits predicting token t+1 are.
+// whitening of advantages over the batch's action tokens. The value convention is docs/algorithms/
+// README.md §2: V[t] is read where the logits predicting token t+1 are.
 // Leaves out: value pretraining beyond the recipe's critic warm-up iterations, length-adaptive λ and
 // compaction's cross-segment discount (the GAE kernel supports both; addition needs neither).
 //

@@ -1,4 +1,4 @@
-// RLOO (Ahmadian et al. 2024, arXiv:2402.14740, ALGORITHMS.md §2.4): each rollout's baseline is the
+// RLOO (Ahmadian et al. 2024, arXiv:2402.14740, docs/algorithms/rloo.md): each rollout's baseline is the
 // mean reward of the OTHER rollouts of its prompt, A_i = R_i − mean_{j≠i} R_j = k/(k−1)·(R_i − R̄);
 // no std division, so tiny reward spreads are not blown up. As in many frameworks, the advantage is
 // plugged into the PPO-clip surrogate rather than plain REINFORCE; the KL usually goes into the reward.

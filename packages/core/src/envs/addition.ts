@@ -1,4 +1,4 @@
-// E1 Add (ALGORITHMS.md §8): the prompt is "a+b=" with operands of n digits, n drawn uniformly from
+// E1 Add (docs/algorithms/README.md §8): the prompt is "a+b=" with operands of n digits, n drawn uniformly from
 // a configurable range; the answer is the sum written most-significant digit first, then the
 // end-of-sequence token. Reward 1 for the exact answer ended by end-of-sequence, else 0.
 //

@@ -1,7 +1,7 @@
 // The environment interface: text in, text out. The policy's action is text decoded from the ids it
 // sampled; the environment answers with an observation (a tool result, a user turn) or ends the
 // episode. Token ids never cross this boundary, so an environment works with any tokenizer; the
-// episode runner (episode.ts) owns the ids, and records them exactly as sampled (ALGORITHMS.md §1.4,
+// episode runner (episode.ts) owns the ids, and records them exactly as sampled (docs/algorithms/README.md §6,
 // "string in, token out").
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -19,7 +19,7 @@ export type ActionEnding = 'eos' | 'stop' | 'length';
 export interface StepResult {
   /** Text appended to the context after the action (tool output, user turn); absent when done. */
   observation?: string;
-  /** Reward for this step; the runner places it on the last token of the action (ALGORITHMS.md §0.3). */
+  /** Reward for this step; the runner places it on the last token of the action (docs/algorithms/README.md §1). */
   reward: number;
   /** The episode is over (a true terminal: no bootstrap value). */
   done: boolean;

@@ -1,11 +1,11 @@
-// The rollout record every algorithm consumes (ALGORITHMS.md §1.4, modelled on slime's Sample) and
+// The rollout record every algorithm consumes (docs/algorithms/README.md §6, modelled on slime's Sample) and
 // its packing into the [B, T] arrays the GPU kernels take.
 //
 // Shape legend: B samples · T padded tokens · L one sample's length (prompt + response)
 //
 // Positions are token positions: actionMask[t] = 1 means tokens[t] was sampled by the policy, and a
 // step's reward sits on the position of the last token of that step's action — the end-of-sequence
-// token when the policy ended the episode, never an observation token (§0.3). The model predicts
+// token when the policy ended the episode, never an observation token (docs/algorithms/README.md §1). The model predicts
 // tokens[t] from position t − 1; the trainer shifts, this record does not.
 
 import type { ActionEnding, JsonValue } from './environment.ts';
@@ -48,7 +48,7 @@ export interface Sample {
   rolloutId: number;
   /** Prompt group for GRPO/RLOO baselines. */
   groupId: number;
-  /** Segment index within the rollout and the trainable tokens after it (CompactionRL discount, §3.2). */
+  /** Segment index within the rollout and the trainable tokens after it (CompactionRL discount, docs/algorithms/ppo-gae.md §2.5). */
   segmentIndex: number;
   tokensAfter: number;
   prompt: string;
@@ -146,7 +146,7 @@ export class SampleBuilder {
   }
 }
 
-/** [L] per-token rewards: each step's reward at its position (ALGORITHMS.md §0.3), zeros elsewhere. */
+/** [L] per-token rewards: each step's reward at its position (docs/algorithms/README.md §1), zeros elsewhere. */
 export function tokenRewards(sample: Sample): Float32Array {
   const r = new Float32Array(sample.tokens.length);
   for (const { position, value } of sample.stepRewards) r[position] += value;

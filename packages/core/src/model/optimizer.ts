@@ -3,7 +3,7 @@
 // the norm never comes back to the host unless a metric asks for it (`readGradNorm`).
 //
 // Weight decay follows nanoGPT: tensors with ≥ 2 dims decay, biases and LayerNorm gains do not.
-// `frozen` names parameters to leave untouched (SAO freezes the critic's attention, ALGORITHMS.md §3.1).
+// `frozen` names parameters to leave untouched (SAO freezes the critic's attention, docs/algorithms/sao-dis.md §2).
 
 import {
   ADAMW_STEP_SIZE,

@@ -1,6 +1,6 @@
 // Named starting points. Each preset is a partial recipe over the schema defaults (which are
 // add-ppo), so a preset lists only what it changes. The numbers are placeholders to tune
-// (issue 5 records the tuning); change them here and nowhere else.
+// (docs/experiments.md records the tuning); change them here and nowhere else.
 
 import type { RecipeInput } from './schema.ts';
 

@@ -1,4 +1,4 @@
-// The resolved recipe as an aligned table, printed at the start of every run (CONVENTIONS.md §4),
+// The resolved recipe as an aligned table, printed at the start of every run (docs/conventions.md §4),
 // and field-by-field comparison of two recipes (resume refuses a different one).
 
 import { formatFieldValue, RECIPE_FIELDS } from './fields.ts';

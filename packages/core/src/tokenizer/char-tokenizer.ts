@@ -17,7 +17,7 @@
  * - `<tool_call>` … `</tool_call>`: a tool call the policy writes; `</tool_call>` is the stop string
  *   at which generation pauses for the environment (and the anti-hack monitor) to answer.
  * - `<tool_result>` … `</tool_result>`: the environment's answer; never trained on as an action.
- * - `<summary>` … `</summary>`: a compaction summary that opens a fresh context (ALGORITHMS.md).
+ * - `<summary>` … `</summary>`: a compaction summary that opens a fresh context (planned: docs/design.md §9).
  */
 export const SPECIAL_TOKENS = [
   '<pad>',

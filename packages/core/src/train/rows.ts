@@ -1,7 +1,7 @@
 // Rollouts as the model trains on them: position t of a row feeds token t and predicts token t + 1.
 // Everything per token is indexed by the predicted (target) token, so "the action mask at t" means
 // "tokens[t + 1] was sampled by the policy", and V[t] — read where the logits predicting tokens[t+1]
-// are — is the value of the state before that token (ALGORITHMS.md §0.3).
+// are — is the value of the state before that token (docs/algorithms/README.md §2).
 //
 // Shape legend:  B rows · T training positions (= longest sample − 1, rounded up to a multiple of 4)
 

@@ -1,4 +1,4 @@
-// Float64 reference for causal multi-head attention, from the definition (CONVENTIONS.md §1):
+// Float64 reference for causal multi-head attention, from the definition (docs/conventions.md §1):
 //   S = q·kᵀ/√hd with S[t, j] masked for j > t,  P = softmax_j(S),  out = P·v
 // and its backward (matrix form, per (b, h)):
 //   dP = dout·vᵀ,  dS = P ⊙ (dP − rowsum(P ⊙ dP)),  dq = dS·k/√hd,  dk = dSᵀ·q/√hd,  dv = Pᵀ·dout

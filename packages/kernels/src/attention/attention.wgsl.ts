@@ -16,7 +16,7 @@
 // has no float atomics and a key's gradient sums over queries), 7 hd-length dot-product sweeps over
 // the causal triangle instead of 4. At T ≤ 256 the [B, H, T, T] buffer is at most a few MB, and the
 // 4-sweep backward needs no barrier: every kernel here is one invocation per row, no workgroup memory
-// (barriers cost ~10× on SwiftShader, DESIGN.md).
+// (barriers cost ~10× on SwiftShader, docs/design.md §5).
 //
 // The head width is baked into the source and each per-row vector is unrolled into ⌈hd/4⌉ vec4
 // registers (loaded as vec4 when hd is a multiple of 4, else component by component with zeros past

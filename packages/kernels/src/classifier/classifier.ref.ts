@@ -1,4 +1,4 @@
-// Float64 reference for the fused classifier, from the definitions (ALGORITHMS.md §1.1):
+// Float64 reference for the fused classifier, from the definitions (docs/algorithms/README.md §5):
 //   z = logits/τ,  lse = log Σ_j e^{z_j},  logp = z_target − lse,  p = softmax(z),  H = lse − Σ_j p_j z_j
 // and the gradient of L(logp, H) with respect to the logits:
 //   ∂L/∂logits_j = [dlogp·(1[j = target] − p_j) + dentropy·(−p_j·(z_j − Σ_k p_k z_k))] / τ

@@ -18,7 +18,7 @@ export interface ClassifierShape {
 }
 
 export interface ClassifierOptions {
-  /** τ > 0: logits are divided by it, as the sampler did (ALGORITHMS.md §1.1). Default 1. */
+  /** τ > 0: logits are divided by it, as the sampler did (docs/algorithms/README.md §5). Default 1. */
   temperature?: number;
 }
 

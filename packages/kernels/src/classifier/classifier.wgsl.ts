@@ -6,7 +6,7 @@
 //   logits: [N, V] f32 · targets: [N] u32
 //   logp, entropy, lse: [N] f32 · dlogp, dentropy: [N] f32 · dlogits: [N, V] f32
 //
-// With z = logits/τ (ALGORITHMS.md §1.1: training must score at the rollout's τ):
+// With z = logits/τ (docs/algorithms/README.md §5: training must score at the rollout's τ):
 //   lse_i = log Σ_j exp(z_ij)      logp_i = z_i,target − lse_i      p_ij = exp(z_ij − lse_i)
 //   H_i   = lse_i − Σ_j p_ij z_ij  = −Σ_j p_ij log p_ij
 // Backward, for L with ∂L/∂logp_i = dlogp_i and ∂L/∂H_i = dentropy_i:
@@ -17,7 +17,7 @@
 // Forward: one invocation per row, one pass over V with a running max m (the online logsumexp),
 // carrying s = Σ e^(z−m) and w = Σ e^(z−m)·(z−m), so H = log s − w/s is a sum of two non-negative
 // terms (no cancellation when the row is nearly one-hot, unlike lse − Σ p z). No workgroup memory or
-// barriers (slow on SwiftShader, DESIGN.md); any V works, at V·N/(invocations) serial steps per row.
+// barriers (slow on SwiftShader, docs/design.md §5); any V works, at V·N/(invocations) serial steps per row.
 // Backward: one invocation per logit, from the saved lse and H (log p_ij = z_ij − lse_i).
 // Target ids ≥ V are clamped to V − 1 (as the embedding clamps them); the host API rejects them.
 

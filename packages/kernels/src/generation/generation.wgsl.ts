@@ -5,7 +5,7 @@
 // Every row advances one position per step, all rows at the same position s: prompts of different
 // lengths are fed by teacher forcing (the row's next input is its prompt token while s + 1 < its
 // prompt length, else the token just sampled), so one dispatch sequence serves a ragged batch and
-// the host reads the sampled history once at the end (webgpu-ml.md §0 item 4: readback is the
+// the host reads the sampled history once at the end (docs/design.md §5: readback is the
 // latency floor).
 //
 //   decode embedding:  x[b, :] = wte[input[b], :] + wpe[pos[b], :]          (ids ≥ V embed as zero)

@@ -1,5 +1,5 @@
 // Typed GPU errors. Each carries one sentence a person can act on (`remedy`), so front ends can
-// print it instead of a stack trace (CONVENTIONS.md §11).
+// print it instead of a stack trace (docs/conventions.md §11).
 
 export type GpuErrorKind = 'no-webgpu' | 'no-adapter' | 'device-refused' | 'device-lost' | 'validation';
 

@@ -9,7 +9,7 @@
 // Two passes, deterministic (no atomics): pass 1 has GRAD_NORM_PARTIALS invocations; invocation i
 // sums g[j]² for j = i, i + P, i + 2P, … (adjacent invocations read adjacent floats, or vec4s when
 // n % 4 == 0); pass 2 is one invocation adding the P partials in order. Frozen blocks count as zero, so a critic with frozen
-// attention clips on the gradient it actually applies (ALGORITHMS.md §3.1: attention gradients
+// attention clips on the gradient it actually applies (docs/algorithms/sao-dis.md §2: attention gradients
 // dominate the full-parameter norm). out stays on the GPU: AdamW reads out[1], the trainer reads
 // both as metrics with the step's one readback. A NaN or Inf gradient makes the norm non-finite and
 // the scale meaningless; the trainer should check the norm it reads back.

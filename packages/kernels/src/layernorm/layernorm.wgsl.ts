@@ -15,7 +15,7 @@
 // Gradients are added to (dinp is the residual stream's gradient in a pre-LN GPT; dweight/dbias are
 // zeroed once per step), as in llm.c. The variance is two-pass (subtract the mean first) so rows
 // with a large offset keep their precision. Forward and dinp use one invocation per row, looping
-// over D with no barriers (SwiftShader, DESIGN.md); the parameter gradients are a second dispatch
+// over D with no barriers (SwiftShader, docs/design.md §5); the parameter gradients are a second dispatch
 // with one invocation per feature adding its rows in order (deterministic; a barrier tree over rows
 // was 3–14× slower on SwiftShader, see bias.wgsl.ts).
 

@@ -1,5 +1,5 @@
 // Float64 reference for matmul, written from the definition C[m,n] = Σ_k A(m,k)·B(k,n) (+ bias[n]),
-// plus C's old value when accumulating. The spec the WGSL is checked against (CONVENTIONS.md §1).
+// plus C's old value when accumulating. The spec the WGSL is checked against (docs/conventions.md §1).
 
 import type { MatmulShape } from './matmul.ts';
 

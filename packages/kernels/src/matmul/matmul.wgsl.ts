@@ -1,6 +1,6 @@
 // Register-blocked f32 matmul: each invocation computes a block of C held in named vec4
 // accumulators; no workgroup memory and no barriers (on SwiftShader a barrier-free register-blocked
-// kernel ran ~10× faster than a shared-memory tiled one; DESIGN.md).
+// kernel ran ~10× faster than a shared-memory tiled one; docs/design.md §5).
 //
 // Shapes (row-major):  C[batch, M, N] (+)= op(A) · op(B) (+ bias[N])
 //   layout 'nn': A[batch, M, K], B[batch, K, N]              (a Linear's dinp = dout · W)

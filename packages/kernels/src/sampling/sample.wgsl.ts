@@ -1,5 +1,5 @@
 // Sampling one token per row on the GPU, so generation reads back only token ids and log-probs,
-// never logits (webgpu-ml.md §8, after web-llm).
+// never logits (docs/design.md §4, after web-llm).
 //
 // Shape legend:  B rows (sequences) · V vocabulary
 //   logits: [B, V] f32 (each sequence's last position), or [R, V] with rows: [B] u32 choosing one per b
@@ -14,9 +14,9 @@
 //   logp = log π(token): the rollout log-prob under the τ-scaled, top-k-restricted distribution.
 // τ = 0 is greedy: the lowest id among the largest logits, logp = 0 (the point mass it samples from).
 // A trainer that scores actions with the full softmax(logits/τ) agrees with this logp only when top-k
-// is off (ALGORITHMS.md §1.1: SAO forces top-k off for well-defined importance ratios).
+// is off (docs/algorithms/README.md §5: SAO forces top-k off for well-defined importance ratios).
 //
-// One invocation per row, no workgroup memory (barriers are slow on SwiftShader, DESIGN.md), a few
+// One invocation per row, no workgroup memory (barriers are slow on SwiftShader, docs/design.md §5), a few
 // passes over V: the max, the top-k threshold (one pass per distinct value above it, so at most k
 // passes, none when top-k is off), the normaliser, and the CDF walk. Top-k membership compares raw
 // logits, so rounding in logit/τ cannot create or break ties.

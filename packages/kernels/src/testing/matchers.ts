@@ -1,6 +1,6 @@
 // `expect(actual).toBeAllClose(expected, { atol, rtol })`: passes when every element satisfies
 // |a − e| ≤ atol + rtol·|e| (numpy's allclose); on failure names the worst index and lists the
-// first differing values (CONVENTIONS.md §8).
+// first differing values (docs/conventions.md §8).
 
 export interface AllCloseOptions {
   atol?: number;

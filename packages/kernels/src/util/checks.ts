@@ -1,6 +1,6 @@
 // Argument checks shared by every kernel launcher and host API. Each throws a RangeError whose one
-// sentence names the kernel and the argument (CONVENTIONS.md §11), before anything reaches the GPU:
-// a bad batch must fail loudly, never come back as a silent NaN (issue 4, "Bad input").
+// sentence names the kernel and the argument (docs/conventions.md §11), before anything reaches the GPU:
+// a bad batch must fail loudly, never come back as a silent NaN (docs/conventions.md §11: bad input is an error).
 
 import type { Gpu } from '../gpu/runtime.ts';
 import type { DType, Tensor } from '../gpu/tensor.ts';

@@ -1,4 +1,4 @@
-// RL-kernel rows (issue 4): GAE in both forms and the per-token loss kernels at B×T up to 256×2048,
+// RL-kernel rows (docs/algorithms/): GAE in both forms and the per-token loss kernels at B×T up to 256×2048,
 // in elements/s (tokens), beside the float64 TypeScript reference loop on the CPU — what a trainer
 // without these kernels would run. Each GPU result is checked against the reference on the same
 // data before its time is reported, so a broken kernel fails the bench instead of winning it.

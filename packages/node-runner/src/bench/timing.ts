@@ -1,8 +1,8 @@
 // How every bench figure is timed: warm-up runs (pipeline compilation, first-use allocation, JIT),
 // then the median of N timed runs. GPU work is drained before the clock starts and awaited before
 // it stops (`gpu.sync()` resolves on onSubmittedWorkDone), so a figure is submit-to-done wall time:
-// what a training step pays, including the ~0.1–0.3 ms submit and completion overhead DESIGN.md
-// measured on SwiftShader. Large runs get fewer repetitions through `budgetMs`.
+// what a training step pays, including the ~0.1–0.3 ms submit and completion overhead measured
+// on SwiftShader (docs/design.md §5). Large runs get fewer repetitions through `budgetMs`.
 
 import type { Gpu, Recorder } from '@horizon/kernels';
 

@@ -91,7 +91,7 @@ export async function explainGae(gpu: Gpu, e: GaeExample): Promise<Explained> {
   return {
     mismatch,
     lines: [
-      'GAE, token level, skip-observation (ALGORITHMS.md §2.2): computed on the GPU beside the float64 reference',
+      'GAE, token level, skip-observation (docs/algorithms/ppo-gae.md §2): computed on the GPU beside the float64 reference',
       `  γ = ${e.gamma}, λ = ${e.lambda}, λ_critic = ${options.lambdaCritic}, end: ${end}${e.tokensAfter ? `, ${e.tokensAfter} tokens after (A scaled by (γλ)^${e.tokensAfter})` : ''}`,
       '  δ_t = r_t + (rewards on the observations up to the next action) + γ·V_next − V_t,  V_next = V of the next ACTION token',
       '  A_t = δ_t + γλ·A_next      R_t = A_t(λ_critic) + V_t (critic target)      observations: outside the chain, A = R = 0',
@@ -160,7 +160,7 @@ export async function explainPpo(gpu: Gpu, e: PpoExample): Promise<Explained> {
   return {
     mismatch,
     lines: [
-      `Policy loss (${kind}, ALGORITHMS.md ${e.dis ? '§3.1' : '§2.1'}): computed on the GPU beside the float64 reference`,
+      `Policy loss (${kind}, ${e.dis ? 'docs/algorithms/sao-dis.md §1' : 'docs/algorithms/ppo-gae.md §4'}): computed on the GPU beside the float64 reference`,
       `  ε_low = ${e.epsLow}, ε_high = ${e.epsHigh}${e.dis ? '' : `, dual clip ${e.dualClip || 'off'}`}; token-mean over ${ref.perToken.filter((_, t) => e.mask[t]).length} action tokens`,
       ...formula,
       '',
@@ -226,7 +226,7 @@ export async function explainKto(gpu: Gpu, e: KtoExample): Promise<Explained> {
   return {
     mismatch,
     lines: [
-      "KTO (ALGORITHMS.md §2.6, TRL's loss): computed on the GPU beside the float64 reference",
+      "KTO (docs/algorithms/kto.md §1, TRL's loss): computed on the GPU beside the float64 reference",
       `  β = ${e.beta}, λ_D = ${e.lambdaD}, λ_U = ${e.lambdaU}; row b's KL pair is (x_b, y_{b+1 mod ${B}})`,
       '  r_b = Σ(ℓ − ℓ_ref);  kl_b the same on the mismatched pair;  z0 = max(0, mean_b kl_b), no gradient',
       '  u = β(r_b − z0) if desirable, β(z0 − r_b) if not;  L_b = λ·(1 − σ(u));  loss = mean_b L_b;  dloss/dℓ = −λβσ(u)(1−σ(u))/B · (±1)',

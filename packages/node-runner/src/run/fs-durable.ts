@@ -1,6 +1,6 @@
 // The durable-write primitives every run file uses: a unique temp name, write-and-fsync, and
 // fsync of a directory so a rename inside it survives power loss (write-file-atomic and llm.c do
-// the same; reference/reliability.md §3.1).
+// the same; docs/reliability.md §2).
 
 import { randomBytes } from 'node:crypto';
 import { open } from 'node:fs/promises';

@@ -93,7 +93,7 @@ export interface ImportOutcome {
   remarks: string[];
 }
 
-/** The run-state badge's states (UI.md §12); 'failed' = the engine threw (the message says why). */
+/** The run-state badge's states (docs/ui.md §12); 'failed' = the engine threw (the message says why). */
 export type RunState = 'idle' | 'running' | 'paused' | 'finished' | 'diverged' | 'failed';
 
 /** What to train: the playground's preset, seed and edited fields (the CLI's --recipe and --set). */

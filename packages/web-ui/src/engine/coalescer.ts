@@ -1,6 +1,6 @@
 // Runs a callback at most once per interval however often it is asked for (trailing edge), or at
 // once on demand. The live run's updates go through it: a trainer step on a fast GPU logs dozens of
-// rows a second, and the page redraws on a batch, not on a row (UI.md: batched and throttled).
+// rows a second, and the page redraws on a batch, not on a row (docs/ui.md §0: batched and throttled).
 
 export interface Timers {
   set(fn: () => void, ms: number): unknown;

@@ -10,7 +10,7 @@ export type TokenRole = 'prompt' | 'action' | 'observation';
 export interface TrajectoryToken {
   text: string;
   role: TokenRole;
-  /** V_t: the critic's value of the state just before this token (ALGORITHMS.md §0.3). */
+  /** V_t: the critic's value of the state just before this token (docs/algorithms/README.md §2). */
   value: number;
 }
 

@@ -1,4 +1,4 @@
-// The run-state badge's state, derived from what the page holds (UI.md §12). A replay is
+// The run-state badge's state, derived from what the page holds (docs/ui.md §12). A replay is
 // "finished" unless a logged number went non-finite, which is what "diverged" means here.
 
 import type { MetricsRecord } from '@horizon/core';

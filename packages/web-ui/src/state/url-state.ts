@@ -1,4 +1,4 @@
-// Shareable state in the URL (UI.md §11): the view in the hash, the playground's recipe preset,
+// Shareable state in the URL (docs/ui.md §11): the view in the hash, the playground's recipe preset,
 // seed and edited fields, and the open run in the query. A link reproduces what the sender saw.
 //   ?recipe=tiny&seed=7&set=rl.lambda%3D0.9&run=<id>#gae
 

@@ -1,6 +1,6 @@
 // Storage failures in words a person can act on. IndexedDB reports them as DOMExceptions with
 // terse names ("QuotaExceededError"); the page shows these sentences in a banner instead, and
-// nothing here is ever caught and dropped (UI.md: storage errors are shown, never swallowed).
+// nothing here is ever caught and dropped (docs/ui.md §0: storage errors are shown, never swallowed).
 
 /** A storage failure; `message` is one sentence saying what happened and what to do. */
 export class StorageError extends Error {

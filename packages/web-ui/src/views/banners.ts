@@ -1,5 +1,5 @@
 // Banners across the top: a missing WebGPU device, storage problems, anything the user must know.
-// Storage errors land here rather than in a console (UI.md: shown, never swallowed).
+// Storage errors land here rather than in a console (docs/ui.md §0: shown, never swallowed).
 
 import { h } from 'preact';
 

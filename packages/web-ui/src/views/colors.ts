@@ -1,4 +1,4 @@
-// One diverging colour scale for every signed quantity (UI.md: colour-blind-safe, plus a second
+// One diverging colour scale for every signed quantity (docs/ui.md §0: colour-blind-safe, plus a second
 // channel for sign). Stops are ColorBrewer's 7-class RdBu, which ColorBrewer marks safe for the
 // common colour-vision deficiencies: red–orange below the centre, blue above, near-white at it.
 

@@ -1,4 +1,4 @@
-// Completions table (UI.md §1, TRL #2772): one row per logged rollout with its token strip, reward
+// Completions table (docs/ui.md §1, TRL #2772): one row per logged rollout with its token strip, reward
 // and ending; a channel picker colours every strip on one shared scale, so strips compare.
 
 import { h } from 'preact';

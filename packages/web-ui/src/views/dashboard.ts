@@ -1,4 +1,4 @@
-// Dashboard of small multiples (UI.md §8): one chart per headline metric of the RL phase, all on
+// Dashboard of small multiples (docs/ui.md §8): one chart per headline metric of the RL phase, all on
 // the same x (iteration) with a shared cursor; each title carries the glossary's definition, the
 // same text `docs/` and the CLI use (core/metrics/glossary.ts).
 

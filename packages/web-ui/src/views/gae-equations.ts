@@ -1,5 +1,5 @@
 // The GAE equations for the selected token, typeset with KaTeX, every number a link to its cell in
-// the table (UI.md §10). The numbers are the kernel's answer and its inputs, never recomputed here,
+// the table (docs/ui.md §10). The numbers are the kernel's answer and its inputs, never recomputed here,
 // so the text cannot disagree with the table (distill post--momentum #90).
 
 import katex from 'katex';

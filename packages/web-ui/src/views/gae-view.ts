@@ -1,4 +1,4 @@
-// GAE walkthrough (UI.md §2): one tool-using trajectory with rows rₜ, Vₜ, δₜ, Aₜ and R̂ₜ; γ and λ
+// GAE walkthrough (docs/ui.md §2): one tool-using trajectory with rows rₜ, Vₜ, δₜ, Aₜ and R̂ₜ; γ and λ
 // sliders send each position to the GAE kernel in the worker (latest position wins while one is
 // computing), and every number on screen is the kernel's answer. Presets snap λ to values a drag
 // cannot reliably hit (distill post--momentum #35).

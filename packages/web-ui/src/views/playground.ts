@@ -1,6 +1,6 @@
 // Playground: transport controls for live training in the worker, the live run's dashboard, the
 // recipe panel, and "copy as CLI command" (the same recipe headless). Space plays or pauses and →
-// steps (UI.md quality bar) while focus is not in a field.
+// steps (docs/ui.md, quality bar) while focus is not in a field.
 
 import type { MetricsRecord } from '@horizon/core';
 import { h } from 'preact';

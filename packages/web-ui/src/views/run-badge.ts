@@ -1,4 +1,4 @@
-// The run-state badge (UI.md §12): the state in words and a glyph, so it reads without colour.
+// The run-state badge (docs/ui.md §12): the state in words and a glyph, so it reads without colour.
 
 import { h } from 'preact';
 import type { RunStateInfo } from '../state/run-state.ts';

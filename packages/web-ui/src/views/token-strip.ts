@@ -1,4 +1,4 @@
-// A rollout's tokens as chips (UI.md §1). Action tokens are coloured by the chosen channel on the
+// A rollout's tokens as chips (docs/ui.md §1). Action tokens are coloured by the chosen channel on the
 // diverging scale and marked with their sign as a glyph and an underline style, so the sign reads
 // without colour; prompt and observation tokens are grey, outlined or hatched, and carry no channel
 // colour because no loss is computed on them. Hover (or focus) shows every channel's number.

@@ -1,7 +1,7 @@
 // The PyTorch golden fixture (tests/fixtures/gpt-golden-v1.json, written by
 // tools/golden/gpt_golden.py): its typed form, a parser that checks it against this checkout's
 // parameter layout, and compareToGolden(), which measures any model's loss, output and gradients
-// against it and names the worst tensor (issue 3: "the failure message names the worst tensor").
+// against it and names the worst tensor (docs/conventions.md §8: a failure names the worst tensor).
 // Platform-free: callers read the file and hand over the parsed JSON.
 //
 // Shape legend:  B batch · T tokens · V vocabSize · P flat parameter count (padding included)

@@ -1,6 +1,6 @@
 // The float64 reference GPT: the whole forward and backward of the model in ../config.ts, over
 // Float64Arrays in the flat parameter layout of ../parameters.ts, built from ./layers.ts. It is the
-// spec the GPU model is checked against (issue 3), and is itself checked against finite differences
+// spec the GPU model is checked against (tests/golden/), and is itself checked against finite differences
 // (gpt.test.ts) and against PyTorch (tests/golden/, fixture from tools/golden/gpt_golden.py).
 // It allocates freely and runs in plain loops: use tiny configurations.
 //

@@ -1,4 +1,4 @@
-// Float64 reference for the loss reducers, written from the formulas of ALGORITHMS.md §0.4 (not
+// Float64 reference for the loss reducers, written from the formulas of docs/algorithms/README.md §3 (not
 // from the per-sample scales the GPU path uses, so the two check each other).
 //
 // Shapes: values [B, T], mask [B, T] (0/1), rolloutIds [B].

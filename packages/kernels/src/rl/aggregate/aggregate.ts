@@ -53,7 +53,7 @@ export interface AggregateInputs {
 }
 
 /**
- * Host API: the aggregated loss of `values` under a reducer (ALGORITHMS.md §0.4).
+ * Host API: the aggregated loss of `values` under a reducer (docs/algorithms/README.md §3).
  * loss = Σ_b Σ_t m·scale_b·values, units of `values`. With `scales` given, `mode` is ignored.
  */
 export async function aggregate(gpu: Gpu, inputs: AggregateInputs, options: { B: number; T: number } & Partial<AggregationOptions>): Promise<number> {

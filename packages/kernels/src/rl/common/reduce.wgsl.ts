@@ -8,7 +8,7 @@
 //             interleaved lanes. A 256-wide workgroup tree here cost 0.8 ms per call on SwiftShader
 //             (eight workgroupBarriers) against ~0.05 ms serial at P = 64 (docs/experiments.md).
 // The order of additions depends only on the sizes, so a sum is bit-identical run to run on one
-// device (DESIGN.md "reductions are trees, deterministic on a given device").
+// device (docs/design.md §5: "reductions are trees, deterministic on a given device").
 //
 // Shapes: partials [K, P] f32 (P = invocations of stage 1), out [K] f32 at an element offset.
 

@@ -1,10 +1,10 @@
 // Float64 reference for the distillation advantage modifiers, applied after the base estimator
-// (ALGORITHMS.md §7.1: slime's design):
+// (docs/algorithms/distillation.md; slime's design):
 //
-// On-policy distillation, slime form (§2.7, `apply_opd_kl_to_advantages`): per token, no discounting,
+// On-policy distillation, slime form (docs/algorithms/distillation.md §1, `apply_opd_kl_to_advantages`): per token, no discounting,
 //   k_t = ℓ^S_t − ℓ^T_t                (sampled reverse-KL estimate, student vs teacher, same token ids)
 //   Â_t = m_t·(A_t − λ_opd·k_t)        (A = 0 and reward 0 for pure distillation; slime λ_opd = 1)
-// OPID skill advantage (§6, jinyangwu/OPID `core_gigpo.py`), both log-probs from π_old on the same
+// OPID skill advantage (docs/algorithms/distillation.md §2, jinyangwu/OPID `core_gigpo.py`), both log-probs from π_old on the same
 // sampled response, detached:
 //   Δ_t = m_t·q_b·(ℓ(y_t | h̃, y_<t) − ℓ(y_t | h, y_<t))   (h̃: context with the routed skill injected;
 //                                                          q_b = 0 where the analyzer failed)

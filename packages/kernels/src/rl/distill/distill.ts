@@ -75,7 +75,7 @@ async function runDistill(
 }
 
 /**
- * Host API: on-policy distillation's per-token advantage (ALGORITHMS.md §2.7, slime form):
+ * Host API: on-policy distillation's per-token advantage (docs/algorithms/distillation.md §1, slime form):
  *   reverseKl_t = ℓ^S_t − ℓ^T_t (nats),  Â_t = m_t·(A_t − coef·reverseKl_t),  no discounting.
  * `advantages` defaults to 0 (pure distillation). slime's `--opd-kl-coef` default is 1.
  */
@@ -103,7 +103,7 @@ export async function opdAdvantages(
 }
 
 /**
- * Host API: OPID's skill advantage (ALGORITHMS.md §6), both log-probs from π_old on the same response:
+ * Host API: OPID's skill advantage (docs/algorithms/distillation.md §2), both log-probs from π_old on the same response:
  *   Δ_t = m_t·q_b·(ℓ(y_t | h̃) − ℓ(y_t | h)) (nats),  Â_t = m_t·(A^ep_t + weight·Δ_t).
  * q_b (`skillWeight`, default 1) is 0 where the analyzer produced no skill. The authors use weight 1e-3.
  */

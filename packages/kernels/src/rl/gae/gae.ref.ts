@@ -1,4 +1,4 @@
-// Float64 reference for token-level GAE, written from the math of ALGORITHMS.md §2.2 and §3.2:
+// Float64 reference for token-level GAE, written from the math of docs/algorithms/ppo-gae.md §2:
 //
 //   skip-observation (SAO eqs. 4–5): only action tokens (m = 1) form the Bellman chain; the last
 //     token of one action links straight to the first token of the next; a reward sitting on an
@@ -12,7 +12,7 @@
 //                                                   uncorrected local return)
 // Observation positions get A = R̂ = 0.
 //
-// Value convention (§0.3): V[b, t] is read at the position whose logits predict token t, i.e. the
+// Value convention (docs/algorithms/README.md §2): V[b, t] is read at the position whose logits predict token t, i.e. the
 // value of the state just before emitting y_t.
 //
 // Shapes: rewards, values, mask [B, T]; terminal, bootstrap, tokensAfter, lambda, lambdaCritic [B].

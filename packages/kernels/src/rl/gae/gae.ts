@@ -122,8 +122,8 @@ export function lengthAdaptiveLambda(lengths: ArrayLike<number>, alpha: number):
 }
 
 /**
- * Token rewards [B, T] with each sample's scalar outcome on its LAST ACTION token (ALGORITHMS.md
- * §0.3: not the last attended token, which in agents is usually an observation). A sample without
+ * Token rewards [B, T] with each sample's scalar outcome on its LAST ACTION token (docs/algorithms/
+ * README.md §1: not the last attended token, which in agents is usually an observation). A sample without
  * action tokens cannot carry its reward: that is an error, not a silent drop.
  */
 export function placeOutcomeRewards(outcomes: ArrayLike<number>, actionMask: ArrayLike<number>, B: number, T: number): Float32Array {
@@ -162,7 +162,7 @@ export interface GaeResult {
 }
 
 /**
- * Host API: token-level skip-observation GAE (ALGORITHMS.md §2.2, §3.1, §3.2).
+ * Host API: token-level skip-observation GAE (docs/algorithms/ppo-gae.md §2).
  *
  *   δ_t = r_t + (observation rewards up to the next action) + γ·V_next − V_t
  *   A_t = δ_t + γλ_b·A_next,  R̂_t = A^c_t + V_t with A^c_t = δ_t + γλ_critic·A^c_next,

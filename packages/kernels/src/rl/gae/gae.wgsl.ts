@@ -1,6 +1,6 @@
 // Token-level GAE kernels (math and conventions in gae.ref.ts). Two forms of the same recursion:
 //
-//   'loop' — one invocation per sequence walks t = T−1 … 0 (ALGORITHMS.md §9: enough for T ≤ 512).
+//   'loop' — one invocation per sequence walks t = T−1 … 0 (docs/algorithms/ppo-gae.md §2.6: enough for T ≤ 512).
 //   'scan' — one workgroup of SCAN_WORKGROUP invocations per sequence, each owning a contiguous chunk
 //            of ⌈T/64⌉ tokens (slime's chunked form, with the skip-observation state carried):
 //     1. each invocation folds its chunk, walking backwards, into an affine summary of how the chunk

@@ -1,4 +1,4 @@
-// Float64 reference for the outcome-reward group baselines (ALGORITHMS.md §2.3, §2.4):
+// Float64 reference for the outcome-reward group baselines (docs/algorithms/grpo.md, docs/algorithms/rloo.md):
 //   GRPO:    A_i = (R_i − mean_g) / (std_g + ε), std_g the SAMPLE std (n − 1, as torch.std in verl
 //            and TRL), ε = 1e-6 (verl, slime).
 //   Dr.GRPO: A_i = R_i − mean_g                 (no std division, arXiv:2503.20783)

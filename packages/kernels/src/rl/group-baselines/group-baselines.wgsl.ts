@@ -1,5 +1,5 @@
 // Group baselines, one invocation per sample: each scans all N samples for its group (N is a few
-// hundred outcome rewards, so O(N²) is cheaper than a sort; ALGORITHMS.md §9). Statistics are taken
+// hundred outcome rewards, so O(N²) is cheaper than a sort; docs/algorithms/grpo.md §1). Statistics are taken
 // relative to the group's first member, so identical rewards give d = 0 exactly and advantage 0
 // (no f32 std residue, NeMo-RL #1518). Every member walks the same j order, so all members of a
 // group share bit-identical statistics.

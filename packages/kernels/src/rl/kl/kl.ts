@@ -1,5 +1,5 @@
 // KL estimators k1, k2, k3 on the GPU with the gradient of the aggregated estimate w.r.t. ℓ.
-// Math: kl.ref.ts. Two placements use this kernel (ALGORITHMS.md §1.2; never mix them silently):
+// Math: kl.ref.ts. Two placements use this kernel (docs/algorithms/README.md §4; never mix them silently):
 //   KL-in-reward: r_t −= β·k_t from `loss` (no gradient needed);
 //   KL-in-loss:  + β·agg(k) — record with `coef: β, accumulate: true` after the policy loss so the
 //                KL gradient adds into the same grad buffer, with the same reducer (trl#2995).
@@ -81,7 +81,7 @@ export function recordKl(rec: Recorder, gpu: Gpu, t: KlTensors, options: KlOptio
 }
 
 /**
- * Host API: a KL estimator per token and aggregated (ALGORITHMS.md §1.2), in nats.
+ * Host API: a KL estimator per token and aggregated (docs/algorithms/README.md §4), in nats.
  *   Δ = ℓ − ℓ_ref;  k1 = Δ,  k2 = ½Δ²,  k3 = e^{−Δ} − 1 + Δ (Δ clamped to ±20);
  *   kl = Σ m·scale·k (reducer from `mode`, default token-mean);  grad = coef · d kl / dℓ.
  */

@@ -1,5 +1,5 @@
-// Float64 reference for KTO as TRL computes it (ALGORITHMS.md §2.6; TRL `kto_trainer.py:_compute_loss`,
-// rl-frameworks.md §2.9):
+// Float64 reference for KTO as TRL computes it (docs/algorithms/kto.md §1; TRL `kto_trainer.py:_compute_loss`,
+// huggingface/trl):
 //   r_b  = Σ_t m·(ℓ − ℓ_ref)                         implicit reward of the matched completion
 //   kl_b = Σ_t m'·(ℓ' − ℓ'_ref)                      the same for the MISMATCHED pair (x_b, y_{b+1 mod B})
 //   z0   = max(0, mean_b kl_b), detached            (no gradient into the mismatched pass)

@@ -122,7 +122,7 @@ export interface KtoResult {
 }
 
 /**
- * Host API: KTO (ALGORITHMS.md §2.6, TRL's `_compute_loss`):
+ * Host API: KTO (docs/algorithms/kto.md §1, TRL's `_compute_loss`):
  *   r_b = Σ_t m(ℓ − ℓ_ref),  z0 = sg(max(0, mean_b Σ_t m'(ℓ' − ℓ'_ref))),
  *   L_b = λ_D(1 − σ(β(r_b − z0))) desirable | λ_U(1 − σ(β(z0 − r_b))) undesirable,  loss = mean_b L_b.
  * TRL defaults: β = 0.1, λ_D = λ_U = 1.

@@ -1,4 +1,4 @@
-// Span-level KTO (ALGORITHMS.md §4.5, Verification Horizon eqs. 4–9 as quoted [S]): host-side span
+// Span-level KTO (docs/algorithms/kto.md §2, Verification Horizon eqs. 4–9 as quoted [S]): host-side span
 // building and the float64 reference.
 //
 //   spans S_k: maximal runs of consecutive assistant tokens (mask = 1) of equal polarity in one row

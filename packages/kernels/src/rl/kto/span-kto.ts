@@ -93,7 +93,7 @@ export interface SpanKtoResult {
 }
 
 /**
- * Host API: span-level KTO (ALGORITHMS.md §4.5).
+ * Host API: span-level KTO (docs/algorithms/kto.md §2).
  *   r_k = Σ_{t∈S_k}(ℓ − ℓ_ref);  z_ref ← α·z_ref + (1 − α)·mean_k r_k (stop-gradient);  a_k = r_k − z_ref;
  *   L_pref = mean over ±spans of (−λ_w σ(β a_k) | −λ_l σ(−β a_k));  L_neutral = −mean_{neutral t} ℓ_t.
  * `polarity` [B, T] holds −1/0/+1 per assistant token; spans are maximal runs of equal polarity.

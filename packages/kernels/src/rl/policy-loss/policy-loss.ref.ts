@@ -1,4 +1,4 @@
-// Float64 reference for the policy losses, from ALGORITHMS.md §2.1 and §3.1 (minimized, per token):
+// Float64 reference for the policy losses, from docs/algorithms/ppo-gae.md §4 and docs/algorithms/sao-dis.md §1 (minimized, per token):
 //
 // PPO clipped surrogate (asymmetric ε, optional dual clip c > 1, arXiv:1912.09729):
 //   ρ = exp(clamp(ℓ − ℓ_old, −20, 20))   (the log-ratio clamp of verl/OpenRLHF keeps exp finite)

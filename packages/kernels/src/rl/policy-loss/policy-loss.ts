@@ -87,7 +87,7 @@ export interface PolicyLossResult {
 }
 
 /**
- * Host API: PPO clipped surrogate or SAO's DIS loss with its gradient (ALGORITHMS.md §2.1, §3.1).
+ * Host API: PPO clipped surrogate or SAO's DIS loss with its gradient (docs/algorithms/ppo-gae.md §4, docs/algorithms/sao-dis.md §1).
  *
  *   PPO: ρ = e^{ℓ−ℓ_old}, pg = max(−Aρ, −A·clip(ρ, 1−ε_low, 1+ε_high)), then min(pg, −cA) for A < 0
  *   DIS: ρ = e^{ℓ−ℓ_roll}, pg = −sg(ρ·[1−ε_low < ρ < 1+ε_high])·A·ℓ

@@ -1,4 +1,4 @@
-// Float64 reference for the clipped value loss (ALGORITHMS.md §2.1; verl `compute_value_loss`):
+// Float64 reference for the clipped value loss (docs/algorithms/ppo-gae.md §5; verl `compute_value_loss`):
 //   V_clip = V_old + clamp(V − V_old, −ε_v, ε_v)
 //   L = ½·max((V − R̂)², (V_clip − R̂)²)     (½ as verl, TRL, OpenRLHF, cleanrl; slime omits it)
 //   dL/dV = V − R̂ on the unclipped branch, 0 where the clipped branch is strictly larger (there

@@ -73,7 +73,7 @@ export interface ValueLossInputs {
 }
 
 /**
- * Host API: clipped value loss (ALGORITHMS.md §2.1), units of reward².
+ * Host API: clipped value loss (docs/algorithms/ppo-gae.md §5), units of reward².
  *   L_t = ½·max((V − R̂)², (V_old + clamp(V − V_old, ±ε_v) − R̂)²),  loss = Σ m·scale·L_t,
  *   grad = d loss / dV. Without `clip`, plain ½(V − R̂)². Defaults: verl ε_v = 0.5, slime/TRL 0.2.
  */

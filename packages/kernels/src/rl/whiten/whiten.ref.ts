@@ -1,4 +1,4 @@
-// Float64 reference for masked whitening over the whole batch (ALGORITHMS.md §1.3; verl
+// Float64 reference for masked whitening over the whole batch (docs/algorithms/README.md §7; verl
 // `masked_whiten`, slime `distributed_masked_whiten`):
 //   μ = Σ m·x / n,  σ² = Σ m·(x − μ)² / (n − 1)  (unbiased, as torch.var; 0 when n ≤ 1),
 //   out = m·(x − μ) / sqrt(σ² + ε).

@@ -58,7 +58,7 @@ export interface WhitenResult {
 }
 
 /**
- * Host API: masked whitening over every action token of the batch (ALGORITHMS.md §1.3):
+ * Host API: masked whitening over every action token of the batch (docs/algorithms/README.md §7):
  *   μ = Σ m·x / n,  σ² = Σ m·(x − μ)² / (n − 1),  out = m·(x − μ)/sqrt(σ² + ε),  ε = 1e-8 by default.
  * Dimensionless output. With n = 0 or 1 every output is 0.
  */

@@ -13,7 +13,7 @@ import { type TimingOptions, timeRuns } from '../timing.ts';
 import type { TfjsPeer } from './tfjs.ts';
 
 export const ADAM_LR = 1e-3;
-/** A finite mask value (DESIGN.md: never Inf). */
+/** A finite mask value (docs/design.md §5: never Inf). */
 const MASKED = -1e9;
 
 /**
