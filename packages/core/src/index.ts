@@ -7,14 +7,19 @@ export {
   CHECKPOINT_FORMAT,
   type Checkpoint,
   CheckpointError,
+  type CheckpointFileRead,
+  type CheckpointReader,
   type CheckpointStateFile,
   decodeCheckpoint,
   encodeCheckpoint,
+  MAX_STATE_BYTES,
   MODEL_NAMES,
+  memoryReader,
   type ModelName,
   type ModelState,
   type RngState,
   STATE_FILE,
+  sealStateFile,
   sha256Hex,
 } from './checkpoint/checkpoint.ts';
 export {
@@ -63,7 +68,7 @@ export {
   taskChecks,
   taskLimits,
 } from './envs/tasks.ts';
-export { InputError, type InputErrorKind, isInputError } from './errors.ts';
+export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';
 export {
   isMetricName,
   METRIC_NAMES,
@@ -133,6 +138,7 @@ export {
   type TokenIds,
 } from './model/reference/gpt.ts';
 export { criticSizes, type FieldIssue, modelConfigs, recipeChecks } from './recipe/checks.ts';
+export { checkRecipeFitsDevice, type FitLimits, type FitOptions, MAX_CHECKPOINT_FILE_BYTES, type RecipeFootprint, recipeVocabSize } from './recipe/fits.ts';
 export {
   describeRange,
   type FieldType,

@@ -4,14 +4,27 @@ import { describe, expect, it } from 'vitest';
 import { isInputError } from '../errors.ts';
 import type { GptConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/parameters.ts';
+import { modelConfigs } from '../recipe/checks.ts';
+import { recipeVocabSize } from '../recipe/fits.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
-import { type Checkpoint, CheckpointError, decodeCheckpoint, encodeCheckpoint, type ModelState, STATE_FILE } from './checkpoint.ts';
+import {
+  type Checkpoint,
+  CheckpointError,
+  decodeCheckpoint,
+  encodeCheckpoint,
+  MAX_STATE_BYTES,
+  type ModelState,
+  memoryReader,
+  STATE_FILE,
+  sealStateFile,
+  sha256Hex,
+} from './checkpoint.ts';
 import { decodeSafetensors, readF32 } from './safetensors.ts';
 import { type CheckpointStore, checkResumeRecipe, loadCheckpoint, MemoryCheckpointStore, saveCheckpoint } from './store.ts';
 
 const recipe = resolveRecipe({ preset: 'tiny' }).recipe;
-const policyConfig: GptConfig = { vocabSize: 13, contextLength: 16, layers: 1, heads: 2, width: 16, head: 'lm' };
-const criticConfig: GptConfig = { ...policyConfig, head: 'value' };
+// The tiny recipe's models: a checkpoint's models must be the ones its recipe builds.
+const { policy: policyConfig, critic: criticConfig } = modelConfigs(recipe, recipeVocabSize(recipe));
 
 /** Random values in every parameter; the alignment padding between parameters stays 0, as in a real model. */
 function model(config: GptConfig, seed: number, adam = true): ModelState {
@@ -69,16 +82,16 @@ describe('checkpoint files', () => {
     expect(policy.metadata).toEqual({ format: 'pt', model: 'policy', step: '1' });
     const layout = parameterLayout(policyConfig);
     const wte = layout.entries.find((e) => e.name === 'transformer.wte.weight')!;
-    expect([...readF32(policy, 'transformer.wte.weight', [13, 16])]).toEqual([...ckpt.policy.params.subarray(wte.offset, wte.offset + wte.size)]);
+    expect([...readF32(policy, 'transformer.wte.weight', [13, 32])]).toEqual([...ckpt.policy.params.subarray(wte.offset, wte.offset + wte.size)]);
     expect(policy.tensors.size).toBe(layout.entries.length);
     const critic = decodeSafetensors(files.get('critic.safetensors')!);
-    expect(critic.tensors.get('value_head.weight')?.shape).toEqual([1, 16]);
+    expect(critic.tensors.get('value_head.weight')?.shape).toEqual([1, 32]);
     const optimizer = decodeSafetensors(files.get('optimizer.safetensors')!);
     expect(optimizer.tensors.has('policy.exp_avg.transformer.wte.weight')).toBe(true);
     expect(optimizer.tensors.has('critic.exp_avg_sq.value_head.bias')).toBe(true);
     expect([...optimizer.tensors.keys()].some((k) => k.startsWith('reference.'))).toBe(false);
     const state = JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
-    expect(state).toMatchObject({ format: 'horizon.checkpoint/1', step: 1, adamSteps: { policy: 2, critic: 3 }, recipe: { name: 'tiny' } });
+    expect(state).toMatchObject({ format: 'horizon.checkpoint/2', step: 1, adamSteps: { policy: 2, critic: 3 }, recipe: { name: 'tiny' } });
     expect(state.files['policy.safetensors'].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -142,25 +155,115 @@ describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
       /^checkpoint file critic.safetensors is corrupt \(100 bytes, state.json recorded \d+\)/,
     );
     const garbled = new Map(files);
-    garbled.set(STATE_FILE, new TextEncoder().encode('{"format": "horizon.checkpoint/1", '));
+    garbled.set(STATE_FILE, new TextEncoder().encode('{"format": "horizon.checkpoint/2", '));
     expect((await checkpointError(decodeCheckpoint(garbled))).message).toBe(
       'checkpoint file state.json is corrupt (not valid JSON); resume from an earlier checkpoint or start a new run.',
     );
     const wrong = new Map(files);
     const state = JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
-    wrong.set(STATE_FILE, new TextEncoder().encode(JSON.stringify({ ...state, format: 'other/2' })));
+    wrong.set(STATE_FILE, await sealStateFile({ ...state, format: 'other/2' }));
     expect((await checkpointError(decodeCheckpoint(wrong))).message).toMatch(/^checkpoint file state.json is corrupt \(format: /);
   });
 
-  it('a weight file whose tensors do not match the recorded model, even with a matching hash', async () => {
+  it('a weight file whose tensors do not match the recorded model, even with matching sizes and hashes', async () => {
     const files = await encodeCheckpoint(checkpoint(1));
+    // lm_head [13, 32] (the first [13, 32] in the header) relabelled [32, 13]: the same bytes and header length, another shape.
+    const policy = new TextDecoder('latin1').decode(files.get('policy.safetensors'));
+    const swapped = new Uint8Array([...policy.replace('"shape":[13,32]', '"shape":[32,13]')].map((c) => c.charCodeAt(0)));
     const state = JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
-    state.models.policy.width = 32;
-    state.models.policy.heads = 2;
+    state.files['policy.safetensors'].sha256 = await sha256Hex(swapped);
     const edited = new Map(files);
-    edited.set(STATE_FILE, new TextEncoder().encode(JSON.stringify(state)));
+    edited.set('policy.safetensors', swapped);
+    edited.set(STATE_FILE, await sealStateFile(state));
     expect((await checkpointError(decodeCheckpoint(edited))).message).toMatch(
-      /^checkpoint file policy.safetensors is corrupt \(tensor "transformer.wte.weight" has shape \[13, 16\], expected \[13, 32\]\)/,
+      /^checkpoint file policy.safetensors is corrupt \(tensor "lm_head.weight" has shape \[32, 13\], expected \[13, 32\]\)/,
+    );
+  });
+
+  // Issue 11, items 8, 9 and 11: state.json is hashed, its models must be its recipe's, and no read
+  // is larger than the sizes those models give.
+  const stateOf = (files: Map<string, Uint8Array>) => JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
+  const withState = async (files: Map<string, Uint8Array>, state: Record<string, unknown>, seal = true) =>
+    new Map(files).set(STATE_FILE, seal ? await sealStateFile(state) : new TextEncoder().encode(JSON.stringify(state, null, 1)));
+
+  it('an edited state.json (a data cursor, an AdamW step) is refused, naming the file', async () => {
+    const files = await encodeCheckpoint(checkpoint(1));
+    const text = new TextDecoder().decode(files.get(STATE_FILE));
+    for (const [from, to] of [
+      ['"train": 8', '"train": 9'],
+      ['"policy": 2', '"policy": 7'],
+    ]) {
+      expect(text).toContain(from);
+      const edited = new Map(files).set(STATE_FILE, new TextEncoder().encode(text.replace(from, to)));
+      expect((await checkpointError(decodeCheckpoint(edited))).message).toBe(
+        'checkpoint file state.json is corrupt (its SHA-256 differs from the one it records: it was edited or damaged after it was written); resume from an earlier checkpoint or start a new run.',
+      );
+    }
+  });
+
+  it('a format-1 checkpoint (state.json without a hash) is refused in one sentence', async () => {
+    const files = await encodeCheckpoint(checkpoint(1));
+    const { sha256: _, ...v1 } = { ...stateOf(files), format: 'horizon.checkpoint/1' };
+    expect((await checkpointError(decodeCheckpoint(await withState(files, v1, false)))).message).toBe(
+      'checkpoint state.json has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads only horizon.checkpoint/2: start a new run.',
+    );
+  });
+
+  it('model sizes in state.json that its recipe does not build are refused before anything is allocated', async () => {
+    const files = await encodeCheckpoint(checkpoint(1));
+    for (const [key, value, message] of [
+      ['vocabSize', 2 ** 40, 'models.policy.vocabSize is 1099511627776 but its recipe builds 13'],
+      ['layers', 3_000_000, 'models.policy.layers is 3000000 but its recipe builds 2'],
+    ] as const) {
+      const state = stateOf(files);
+      state.models.policy[key] = value;
+      const reads: string[] = [];
+      const reader = memoryReader(await withState(files, state));
+      const spy: typeof reader = (file, max) => {
+        reads.push(file);
+        return reader(file, max);
+      };
+      expect((await checkpointError(decodeCheckpoint(spy))).message).toBe(
+        `checkpoint file state.json is corrupt (${message}); resume from an earlier checkpoint or start a new run.`,
+      );
+      expect(reads).toEqual([STATE_FILE]);
+    }
+  });
+
+  it('every read is capped: state.json at MAX_STATE_BYTES, the others at the exact size their models give', async () => {
+    const files = await encodeCheckpoint(checkpoint(1));
+    const caps = new Map<string, number>();
+    const reader = memoryReader(files);
+    await decodeCheckpoint((file, max) => {
+      caps.set(file, max);
+      return reader(file, max);
+    });
+    expect(caps.get(STATE_FILE)).toBe(MAX_STATE_BYTES);
+    for (const [file, bytes] of files) if (file !== STATE_FILE) expect(caps.get(file)).toBe(bytes.length);
+    // A file larger than its cap is never read: the store answers with its size.
+    const huge: typeof reader = async (file, max) => (file === 'optimizer.safetensors' ? { size: 2 ** 40 } : reader(file, max));
+    expect((await checkpointError(decodeCheckpoint(huge))).message).toMatch(
+      /^checkpoint file optimizer.safetensors is corrupt \(1099511627776 bytes, state.json recorded \d+\)/,
+    );
+    const hugeState: typeof reader = async (file, max) => (file === STATE_FILE ? { size: 2 ** 32 } : reader(file, max));
+    expect((await checkpointError(decodeCheckpoint(hugeState))).message).toMatch(
+      /^checkpoint file state.json is corrupt \(4294967296 bytes, more than the 4194304/,
+    );
+    // A recorded size that the models do not give is refused before that file is read.
+    const state = stateOf(files);
+    state.files['critic.safetensors'].bytes = 2 ** 40;
+    expect((await checkpointError(decodeCheckpoint(await withState(files, state)))).message).toMatch(
+      /^checkpoint file state.json is corrupt \(it records 1099511627776 bytes for critic.safetensors, which its models make \d+\)/,
+    );
+  });
+
+  it('a state.json nested 200,000 deep is refused without overflowing the stack', async () => {
+    const files = await encodeCheckpoint(checkpoint(1));
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const text = new TextDecoder().decode(files.get(STATE_FILE)).replace('"extra": {', `"extra": {"deep": ${deep},`);
+    const edited = new Map(files).set(STATE_FILE, new TextEncoder().encode(text));
+    expect((await checkpointError(decodeCheckpoint(edited))).message).toBe(
+      'checkpoint file state.json is corrupt (it nests more than 16 levels deep); resume from an earlier checkpoint or start a new run.',
     );
   });
 

@@ -1,27 +1,39 @@
-// A checkpoint as files: everything needed to continue a run bit-for-bit (DESIGN.md, "Recipes,
-// runs, checkpoints"; reference/reliability.md §3).
+// A checkpoint as files: everything needed to continue a run bit-for-bit (docs/design.md §7;
+// docs/reliability.md §3).
 //
 //   policy.safetensors      policy weights, nanoGPT/PyTorch names ("transformer.h.0.attn.c_attn.weight")
 //   critic.safetensors      critic weights (PPO), same naming with value_head.*
 //   reference.safetensors   the frozen reference (SFT) policy the KL is measured against
 //   optimizer.safetensors   AdamW moments as PyTorch names them: "policy.exp_avg.<param>", "policy.exp_avg_sq.<param>"
-//   state.json              format, step, recipe, model configs, AdamW step counts, every RNG state,
-//                           data cursors, trainer extras, and the size and SHA-256 of every other file
+//   state.json              its own SHA-256 (first key), format, step, recipe, model configs, AdamW
+//                           step counts, every RNG state, data cursors, trainer extras, and the size
+//                           and SHA-256 of every other file
 //
+// Loading trusts nothing it has not checked (issue 11): state.json is read with a small cap and its
+// own hash verified (an edited data cursor or AdamW step is refused, not trained on); the models it
+// records must be the ones its recipe builds; every other file is read capped at the exact size
+// those models give it, then hashed. So no file can make the loader allocate more than the recipe
+// needs. Format 1 (no state hash) is refused with a sentence: no shipped run data has checkpoints.
 // Weights travel as flat f32 buffers in the model's ParameterLayout (model/parameters.ts); the
 // files hold one tensor per parameter so a PyTorch user can load them with safetensors.torch.
 // The alignment padding between parameters is not stored and reads back as 0.
 
 import { z } from 'zod';
 import type { JsonValue } from '../envs/environment.ts';
-import { InputError } from '../errors.ts';
+import { echo, InputError, jsonDepthExceeds } from '../errors.ts';
 import type { GptConfig } from '../model/config.ts';
 import { type ParameterLayout, parameterLayout } from '../model/parameters.ts';
+import { modelConfigs } from '../recipe/checks.ts';
+import { recipeVocabSize } from '../recipe/fits.ts';
 import { RecipeError, validateRecipe } from '../recipe/resolve.ts';
 import type { Recipe } from '../recipe/schema.ts';
-import { decodeSafetensors, encodeSafetensors, readF32, type SafetensorsFile, type TensorToWrite } from './safetensors.ts';
+import { decodeSafetensors, encodeSafetensors, readF32, type SafetensorsFile, safetensorsByteLength, type TensorToWrite } from './safetensors.ts';
 
-export const CHECKPOINT_FORMAT = 'horizon.checkpoint/1';
+export const CHECKPOINT_FORMAT = 'horizon.checkpoint/2';
+/** state.json holds a recipe, configs and a few counters: kilobytes. Anything past this is not one. */
+export const MAX_STATE_BYTES = 4 * 1024 * 1024;
+/** Nesting state.json needs (the recipe is 3 deep, extras a little more); deeper is refused before validation. */
+const MAX_STATE_DEPTH = 16;
 export const STATE_FILE = 'state.json';
 export const MODEL_NAMES = ['policy', 'critic', 'reference'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
@@ -79,6 +91,7 @@ const gptConfig = z.strictObject({
   head: z.enum(['lm', 'value']),
 });
 const StateSchema = z.strictObject({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
   format: z.literal(CHECKPOINT_FORMAT),
   step: safeUint,
   recipe: z.record(z.string(), z.unknown()),
@@ -138,6 +151,7 @@ export async function encodeCheckpoint(ckpt: Checkpoint): Promise<Map<string, Ui
   const hashes: Record<string, { bytes: number; sha256: string }> = {};
   for (const [name, bytes] of files) hashes[name] = { bytes: bytes.length, sha256: await sha256Hex(bytes) };
   const state: CheckpointStateFile = {
+    sha256: UNHASHED,
     format: CHECKPOINT_FORMAT,
     step: ckpt.step,
     recipe: ckpt.recipe as unknown as Record<string, unknown>,
@@ -150,38 +164,105 @@ export async function encodeCheckpoint(ckpt: Checkpoint): Promise<Map<string, Ui
   };
   const parsed = StateSchema.safeParse(state);
   if (!parsed.success) throw new RangeError(`checkpoint state is not storable: ${parsed.error.issues[0].path.join('.')} ${parsed.error.issues[0].message}`);
-  files.set(STATE_FILE, new TextEncoder().encode(`${JSON.stringify(state, null, 1)}\n`));
+  files.set(STATE_FILE, await sealStateFile(state));
   return files;
 }
 
+/** state.json's bytes for `state` (any JSON object), with its own SHA-256 as the first key. */
+export async function sealStateFile(state: Record<string, unknown>): Promise<Uint8Array> {
+  const { sha256: _, ...rest } = state;
+  const bytes = new TextEncoder().encode(`${JSON.stringify({ sha256: UNHASHED, ...rest }, null, 1)}\n`);
+  bytes.set(new TextEncoder().encode(await sha256Hex(bytes)), STATE_HASH_AT);
+  return bytes;
+}
+
+// state.json hashes itself: its first key is "sha256", whose value is the SHA-256 of the file with
+// that value written as 64 zeros. Any store then keeps it covered, with no separate manifest.
+const UNHASHED = '0'.repeat(64);
+const STATE_PREFIX = new TextEncoder().encode('{\n "sha256": "');
+const STATE_HASH_AT = STATE_PREFIX.length;
+
+/** The hash state.json records for itself, and the one its bytes have; undefined if it records none. */
+async function stateHashes(bytes: Uint8Array): Promise<{ recorded: string; actual: string } | undefined> {
+  if (bytes.length < STATE_HASH_AT + 64 || STATE_PREFIX.some((b, i) => bytes[i] !== b)) return undefined;
+  const recorded = new TextDecoder().decode(bytes.subarray(STATE_HASH_AT, STATE_HASH_AT + 64));
+  const zeroed = bytes.slice();
+  zeroed.fill(0x30, STATE_HASH_AT, STATE_HASH_AT + 64);
+  return { recorded, actual: await sha256Hex(zeroed) };
+}
+
+/** One file of a checkpoint, read with a cap: its bytes (and SHA-256, if the store hashed as it read), or its size when over the cap. */
+export type CheckpointFileRead = { bytes: Uint8Array; sha256?: string } | { size: number };
+/** Reads one file of a checkpoint, at most `maxBytes`; throws a CheckpointError if it is missing or not a file. */
+export type CheckpointReader = (file: string, maxBytes: number) => Promise<CheckpointFileRead>;
+
+/** A reader over files already in memory (tests, and stores that hold whole checkpoints). */
+export function memoryReader(files: ReadonlyMap<string, Uint8Array>, where: (file: string) => string = (f) => f): CheckpointReader {
+  return async (file, maxBytes) => {
+    const bytes = files.get(file);
+    if (!bytes) throw new CheckpointError(`checkpoint file ${where(file)} is missing; the checkpoint is incomplete.`, file);
+    return bytes.length > maxBytes ? { size: bytes.length } : { bytes };
+  };
+}
+
+/** The files, and their exact sizes, that encodeCheckpoint writes for these models at this step. */
+function expectedFiles(step: number, models: Partial<Record<ModelName, GptConfig>>, adamModels: readonly string[]): Map<string, number> {
+  const meta = { format: 'pt', step: String(step) };
+  const tensors = (layout: ParameterLayout, prefix = '') =>
+    layout.entries.map((e) => ({ name: prefix + e.name, dtype: 'F32' as const, shape: e.shape, bytes: 4 * e.size }));
+  const out = new Map<string, number>();
+  const optimizer: ReturnType<typeof tensors> = [];
+  for (const name of MODEL_NAMES) {
+    const config = models[name];
+    if (!config) continue;
+    const layout = parameterLayout(config);
+    out.set(`${name}.safetensors`, safetensorsByteLength(tensors(layout), { ...meta, model: name }));
+    if (adamModels.includes(name)) optimizer.push(...tensors(layout, `${name}.exp_avg.`), ...tensors(layout, `${name}.exp_avg_sq.`));
+  }
+  if (optimizer.length > 0) out.set('optimizer.safetensors', safetensorsByteLength(optimizer, meta));
+  return out;
+}
+
+const sameConfig = (a: GptConfig, b: GptConfig) => (Object.keys(b) as (keyof GptConfig)[]).every((k) => a[k] === b[k]);
+
 /**
- * Rebuilds a checkpoint from its files, verifying sizes and SHA-256 first. `where(file)` names a
- * file for messages (a path on disk, a key in IndexedDB).
+ * Rebuilds a checkpoint from its files, verifying state.json's own hash, its models against its
+ * recipe, and every other file's size and SHA-256 before decoding it. `files` is a reader (or the
+ * files in memory); `where(file)` names a file for messages (a path on disk, a key in IndexedDB).
  */
-export async function decodeCheckpoint(files: ReadonlyMap<string, Uint8Array>, where: (file: string) => string = (f) => f): Promise<Checkpoint> {
-  const stateBytes = files.get(STATE_FILE);
-  if (!stateBytes) throw new CheckpointError(`checkpoint file ${where(STATE_FILE)} is missing; the checkpoint is incomplete.`, STATE_FILE);
+export async function decodeCheckpoint(
+  files: ReadonlyMap<string, Uint8Array> | CheckpointReader,
+  where: (file: string) => string = (f) => f,
+): Promise<Checkpoint> {
+  const read = typeof files === 'function' ? files : memoryReader(files, where);
   const corrupt = (file: string, why: string): never => {
     throw new CheckpointError(`checkpoint file ${where(file)} is corrupt (${why}); resume from an earlier checkpoint or start a new run.`, file);
   };
+  const stateRead = await read(STATE_FILE, MAX_STATE_BYTES);
+  if (!('bytes' in stateRead)) return corrupt(STATE_FILE, `${stateRead.size} bytes, more than the ${MAX_STATE_BYTES} a state file holds`);
+  const stateBytes = stateRead.bytes;
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(stateBytes));
   } catch {
     corrupt(STATE_FILE, 'not valid JSON');
   }
+  if (jsonDepthExceeds(json, MAX_STATE_DEPTH)) corrupt(STATE_FILE, `it nests more than ${MAX_STATE_DEPTH} levels deep`);
+  const format = (json as { format?: unknown } | null)?.format;
+  if (format === 'horizon.checkpoint/1')
+    throw new CheckpointError(
+      `checkpoint ${where(STATE_FILE)} has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads only ${CHECKPOINT_FORMAT}: start a new run.`,
+      STATE_FILE,
+    );
+  const hashes = await stateHashes(stateBytes);
+  if (!hashes) corrupt(STATE_FILE, 'it does not start with its own SHA-256');
+  else if (hashes.recorded !== hashes.actual) corrupt(STATE_FILE, 'its SHA-256 differs from the one it records: it was edited or damaged after it was written');
   const parsed = StateSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return corrupt(STATE_FILE, `${issue.path.join('.') || 'the file'}: ${issue.message}`);
+    return corrupt(STATE_FILE, `${echo(issue.path.join('.')) || 'the file'}: ${echo(issue.message)}`);
   }
   const state = parsed.data;
-  for (const [file, expect] of Object.entries(state.files)) {
-    const bytes = files.get(file);
-    if (!bytes) throw new CheckpointError(`checkpoint file ${where(file)} is missing; the checkpoint is incomplete.`, file);
-    if (bytes.length !== expect.bytes) corrupt(file, `${bytes.length} bytes, ${STATE_FILE} recorded ${expect.bytes}`);
-    if ((await sha256Hex(bytes)) !== expect.sha256) corrupt(file, `its SHA-256 differs from the one ${STATE_FILE} recorded`);
-  }
   let recipe: Recipe;
   try {
     recipe = validateRecipe(state.recipe);
@@ -189,28 +270,49 @@ export async function decodeCheckpoint(files: ReadonlyMap<string, Uint8Array>, w
     if (!(error instanceof RecipeError)) throw error;
     throw new CheckpointError(`the recipe in ${where(STATE_FILE)} is not valid for this version of Horizon (${error.message.split('\n')[0]}).`, STATE_FILE);
   }
+  // The models must be the ones the recipe builds, before any size derived from them is trusted.
+  const built = modelConfigs(recipe, recipeVocabSize(recipe));
+  const expectedConfig: Record<ModelName, GptConfig> = { policy: built.policy, critic: built.critic, reference: built.policy };
+  for (const name of MODEL_NAMES) {
+    const config = state.models[name];
+    if (!config) continue;
+    if (!sameConfig(config, expectedConfig[name])) {
+      const key = (Object.keys(config) as (keyof GptConfig)[]).find((k) => config[k] !== expectedConfig[name][k]) as keyof GptConfig;
+      corrupt(STATE_FILE, `models.${name}.${key} is ${echo(String(config[key]))} but its recipe builds ${expectedConfig[name][key]}`);
+    }
+  }
+  for (const name of Object.keys(state.adamSteps))
+    if (!(MODEL_NAMES as readonly string[]).includes(name) || !state.models[name as ModelName])
+      corrupt(STATE_FILE, `it records AdamW steps for a model it does not have, "${echo(name)}"`);
+  const expected = expectedFiles(state.step, state.models, Object.keys(state.adamSteps));
+  for (const file of Object.keys(state.files)) if (!expected.has(file)) corrupt(STATE_FILE, `it lists a file no checkpoint has, "${echo(file)}"`);
+  const bytesOf = new Map<string, Uint8Array>();
+  for (const [file, size] of expected) {
+    const record = state.files[file];
+    if (!record) corrupt(STATE_FILE, `it lists no ${file}, which its models need`);
+    if (record.bytes !== size) corrupt(STATE_FILE, `it records ${record.bytes} bytes for ${file}, which its models make ${size}`);
+    const got = await read(file, size);
+    if (!('bytes' in got)) return corrupt(file, `${got.size} bytes, ${STATE_FILE} recorded ${size}`);
+    if (got.bytes.length !== size) corrupt(file, `${got.bytes.length} bytes, ${STATE_FILE} recorded ${size}`);
+    if ((got.sha256 ?? (await sha256Hex(got.bytes))) !== record.sha256) corrupt(file, `its SHA-256 differs from the one ${STATE_FILE} recorded`);
+    bytesOf.set(file, got.bytes);
+  }
   const decode = (file: string): SafetensorsFile => {
     try {
-      return decodeSafetensors(files.get(file) as Uint8Array);
+      return decodeSafetensors(bytesOf.get(file) as Uint8Array);
     } catch (error) {
       if (error instanceof InputError) corrupt(file, error.message);
       throw error;
     }
   };
-  const optimizer = files.has('optimizer.safetensors') && state.files['optimizer.safetensors'] ? decode('optimizer.safetensors') : undefined;
+  const optimizer = bytesOf.has('optimizer.safetensors') ? decode('optimizer.safetensors') : undefined;
   const models: Partial<Record<ModelName, ModelState>> = {};
   for (const name of MODEL_NAMES) {
     const config = state.models[name];
     if (!config) continue;
     const file = `${name}.safetensors`;
-    if (!state.files[file]) corrupt(STATE_FILE, `it lists a ${name} model but no ${file}`);
-    let layout: ParameterLayout;
-    try {
-      layout = parameterLayout(config);
-    } catch (error) {
-      return corrupt(STATE_FILE, `models.${name}: ${(error as Error).message}`);
-    }
-    const read = (f: SafetensorsFile, fileName: string, prefix = '') => {
+    const layout = parameterLayout(config);
+    const readFlat = (f: SafetensorsFile, fileName: string, prefix = '') => {
       try {
         return flatFrom(f, layout, prefix);
       } catch (error) {
@@ -218,14 +320,13 @@ export async function decodeCheckpoint(files: ReadonlyMap<string, Uint8Array>, w
         throw error;
       }
     };
-    const model: ModelState = { config, params: read(decode(file), file) };
+    const model: ModelState = { config, params: readFlat(decode(file), file) };
     const step = state.adamSteps[name];
-    if (step !== undefined) {
-      if (!optimizer) return corrupt(STATE_FILE, `it records ${name} AdamW steps but there is no optimizer.safetensors`);
+    if (step !== undefined && optimizer) {
       model.adam = {
         step,
-        m: read(optimizer, 'optimizer.safetensors', `${name}.exp_avg.`),
-        v: read(optimizer, 'optimizer.safetensors', `${name}.exp_avg_sq.`),
+        m: readFlat(optimizer, 'optimizer.safetensors', `${name}.exp_avg.`),
+        v: readFlat(optimizer, 'optimizer.safetensors', `${name}.exp_avg_sq.`),
       };
     }
     models[name] = model;

@@ -1,4 +1,4 @@
-// safetensors, pure bytes in and out (huggingface/safetensors; reference/reliability.md §3.2):
+// safetensors, pure bytes in and out (huggingface/safetensors; docs/reliability.md §3.2):
 //   [8-byte little-endian u64 N][N bytes of UTF-8 JSON header, space-padded to a multiple of 8][data]
 //   header: {"__metadata__": {string: string}, "name": {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]}, …}
 // Offsets are relative to the data start, end exclusive. Data is little-endian, C order.
@@ -124,6 +124,51 @@ function elementCount(shape: readonly number[], name: string): number {
   return n;
 }
 
+const rank = (d: SafetensorsDType) => SAFETENSORS_DTYPES.indexOf(d);
+/** The reference implementation's tensor order: descending dtype rank, then name. */
+const rankOrder = (a: { dtype: SafetensorsDType; name: string }, b: { dtype: SafetensorsDType; name: string }) =>
+  rank(b.dtype) - rank(a.dtype) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+export interface TensorLayoutEntry {
+  name: string;
+  dtype: SafetensorsDType;
+  shape: readonly number[];
+  bytes: number;
+}
+
+/** The padded header JSON the writer puts before the data, and the data's length, for tensors of these sizes. */
+export function safetensorsHeader(tensors: readonly TensorLayoutEntry[], metadata?: Readonly<Record<string, string>>): { json: Uint8Array; dataBytes: number } {
+  const entries = [...tensors].sort(rankOrder);
+  const header: Record<string, unknown> = {};
+  if (metadata !== undefined) {
+    const meta: Record<string, string> = {};
+    for (const key of Object.keys(metadata).sort()) {
+      if (typeof metadata[key] !== 'string') throw new RangeError(`safetensors metadata "${key}" must be a string`);
+      meta[key] = metadata[key];
+    }
+    header.__metadata__ = meta;
+  }
+  let offset = 0;
+  for (const e of entries) {
+    header[e.name] = { dtype: e.dtype, shape: [...e.shape], data_offsets: [offset, offset + e.bytes] };
+    offset += e.bytes;
+  }
+  let json = new TextEncoder().encode(JSON.stringify(header));
+  const pad = (8 - (json.length % 8)) % 8;
+  if (pad > 0) {
+    const padded = new Uint8Array(json.length + pad).fill(0x20);
+    padded.set(json);
+    json = padded;
+  }
+  return { json, dataBytes: offset };
+}
+
+/** The exact length of the file encodeSafetensors writes for tensors of these sizes, without building it. */
+export function safetensorsByteLength(tensors: readonly TensorLayoutEntry[], metadata?: Readonly<Record<string, string>>): number {
+  const { json, dataBytes } = safetensorsHeader(tensors, metadata);
+  return 8 + json.length + dataBytes;
+}
+
 /** Serialises tensors (and optional string metadata) to safetensors bytes. */
 export function encodeSafetensors(tensors: Readonly<Record<string, TensorToWrite>>, metadata?: Readonly<Record<string, string>>): Uint8Array {
   requireLittleEndian();
@@ -137,29 +182,11 @@ export function encodeSafetensors(tensors: Readonly<Record<string, TensorToWrite
       throw new RangeError(`tensor "${name}": ${bytes.length} data bytes do not match shape [${t.shape.join(', ')}] of ${dtype} (${expected} bytes)`);
     return { name, dtype, shape: [...t.shape], bytes };
   });
-  const rank = (d: SafetensorsDType) => SAFETENSORS_DTYPES.indexOf(d);
-  entries.sort((a, b) => rank(b.dtype) - rank(a.dtype) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const header: Record<string, unknown> = {};
-  if (metadata !== undefined) {
-    const meta: Record<string, string> = {};
-    for (const key of Object.keys(metadata).sort()) {
-      if (typeof metadata[key] !== 'string') throw new RangeError(`safetensors metadata "${key}" must be a string`);
-      meta[key] = metadata[key];
-    }
-    header.__metadata__ = meta;
-  }
-  let offset = 0;
-  for (const e of entries) {
-    header[e.name] = { dtype: e.dtype, shape: e.shape, data_offsets: [offset, offset + e.bytes.length] };
-    offset += e.bytes.length;
-  }
-  let json = new TextEncoder().encode(JSON.stringify(header));
-  const pad = (8 - (json.length % 8)) % 8;
-  if (pad > 0) {
-    const padded = new Uint8Array(json.length + pad).fill(0x20);
-    padded.set(json);
-    json = padded;
-  }
+  const { json, dataBytes: offset } = safetensorsHeader(
+    entries.map((e) => ({ name: e.name, dtype: e.dtype, shape: e.shape, bytes: e.bytes.length })),
+    metadata,
+  );
+  entries.sort((a, b) => rankOrder(a, b));
   const out = new Uint8Array(8 + json.length + offset);
   new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
   out.set(json, 8);

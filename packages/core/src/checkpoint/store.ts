@@ -1,12 +1,12 @@
 // Where checkpoints live. A CheckpointStore moves whole checkpoints as named byte files and
-// guarantees "committed means durable, uncommitted means invisible" (reference/reliability.md §6):
+// guarantees "committed means durable, uncommitted means invisible" (docs/reliability.md §1):
 // Node implements it on the file system (node-runner/src/run/checkpoint-store.ts), the browser on
 // IndexedDB. saveCheckpoint / loadCheckpoint add encoding, verification, retention and the resume
 // check on top, the same for every store.
 
 import type { Recipe } from '../recipe/schema.ts';
 import { recipeDifferences } from '../recipe/table.ts';
-import { type Checkpoint, CheckpointError, decodeCheckpoint, encodeCheckpoint } from './checkpoint.ts';
+import { type Checkpoint, CheckpointError, type CheckpointFileRead, decodeCheckpoint, encodeCheckpoint, memoryReader } from './checkpoint.ts';
 
 export interface CheckpointStore {
   /** Where the store is, for messages (a directory, an IndexedDB database). */
@@ -18,8 +18,12 @@ export interface CheckpointStore {
    * rejects, no committed checkpoint changed. Refuses a step that is already committed.
    */
   write(step: number, files: ReadonlyMap<string, Uint8Array>): Promise<void>;
-  /** The files of a committed checkpoint; throws CheckpointError if the step is not committed. */
-  read(step: number): Promise<Map<string, Uint8Array>>;
+  /**
+   * One file of a committed checkpoint, never reading more than `maxBytes` (a larger file answers
+   * with its size). Throws CheckpointError if the step is not committed or the file is missing or not
+   * a regular file. A store may hash while it reads (`sha256`); otherwise the loader hashes.
+   */
+  readFile(step: number, file: string, maxBytes: number): Promise<CheckpointFileRead>;
   /** Uncommits, then deletes a checkpoint. */
   remove(step: number): Promise<void>;
   /** Names a file of a checkpoint for messages, e.g. "runs/x/checkpoints/step-20/policy.safetensors". */
@@ -66,7 +70,10 @@ export async function loadCheckpoint(store: CheckpointStore, options: { step?: n
     throw new CheckpointError(`there is no committed checkpoint for step ${step} in ${store.location} (committed: ${steps.join(', ')}).`);
   let ckpt: Checkpoint;
   try {
-    ckpt = await decodeCheckpoint(await store.read(step), (file) => store.describe(step, file));
+    ckpt = await decodeCheckpoint(
+      (file, maxBytes) => store.readFile(step, file, maxBytes),
+      (file) => store.describe(step, file),
+    );
   } catch (error) {
     const previous = steps.filter((s) => s < step).at(-1);
     if (error instanceof CheckpointError && previous !== undefined)
@@ -93,10 +100,11 @@ export class MemoryCheckpointStore implements CheckpointStore {
     this.committed.set(step, new Map([...files].map(([k, v]) => [k, v.slice()])));
   }
 
-  async read(step: number): Promise<Map<string, Uint8Array>> {
+  async readFile(step: number, file: string, maxBytes: number): Promise<CheckpointFileRead> {
     const files = this.committed.get(step);
     if (!files) throw new CheckpointError(`checkpoint ${this.describe(step)} is not committed.`);
-    return new Map([...files].map(([k, v]) => [k, v.slice()]));
+    const got = await memoryReader(files, (f) => this.describe(step, f))(file, maxBytes);
+    return 'bytes' in got ? { bytes: got.bytes.slice() } : got;
   }
 
   async remove(step: number): Promise<void> {

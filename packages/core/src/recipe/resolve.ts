@@ -4,8 +4,8 @@
 // one sentence each, with the field path and, for a misspelling, the closest real name.
 
 import type { z } from 'zod';
-import { InputError } from '../errors.ts';
-import { closestMatch, didYouMean } from '../util/suggest.ts';
+import { echo, InputError, jsonDepthExceeds, showValue } from '../errors.ts';
+import { closestMatch as closestWord, didYouMean as didYouMeanWord } from '../util/suggest.ts';
 import { type FieldIssue, recipeChecks } from './checks.ts';
 import { describeRange, RECIPE_FIELDS, RECIPE_SECTIONS, recipeField } from './fields.ts';
 import { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, type PresetName } from './presets.ts';
@@ -80,11 +80,19 @@ function lookup(tree: unknown, path: readonly PropertyKey[]): unknown {
   return node;
 }
 
-const show = (v: unknown) => (typeof v === 'string' ? `"${v}"` : v === undefined ? 'nothing' : JSON.stringify(v));
+const show = showValue;
+
+// Suggestions only for words of a plausible length: the edit distance costs length × candidates.
+const SUGGEST_CHARS = 100;
+const closestMatch = (word: string, candidates: readonly string[]) => (word.length > SUGGEST_CHARS ? undefined : closestWord(word, candidates));
+const didYouMean = (word: string, candidates: readonly string[]) => (word.length > SUGGEST_CHARS ? '' : didYouMeanWord(word, candidates));
+
+/** Recipes are a few sections deep; a deeper file is refused before merging or printing it (issue 11: 200,000 levels overflowed the stack). */
+export const MAX_RECIPE_DEPTH = 8;
 
 function sentence(issue: RecipeIssue): string {
   const from = issue.source && issue.source !== 'default' ? ` (from ${issue.source})` : '';
-  return `${issue.path}${from} ${issue.message}${/[.?]$/.test(issue.message) ? '' : '.'}`;
+  return `${echo(issue.path)}${from} ${issue.message}${/[.?]$/.test(issue.message) ? '' : '.'}`;
 }
 
 function sourceOf(sources: RecipeSourceMap, path: string): string | undefined {
@@ -131,6 +139,8 @@ function fail(issues: readonly RecipeIssue[]): never {
 
 /** Validates any value as a recipe (schema, then cross-field rules); throws a RecipeError listing every issue. */
 export function validateRecipe(input: unknown, sources: RecipeSourceMap = {}): Recipe {
+  if (jsonDepthExceeds(input, MAX_RECIPE_DEPTH))
+    throw new RecipeError(`the recipe nests objects or arrays more than ${MAX_RECIPE_DEPTH} deep; a recipe is sections of fields (see \`horizon recipe\`).`);
   const parsed = RecipeSchema.safeParse(input);
   if (!parsed.success) fail(zodIssues(parsed.error, input, sources));
   const cross = recipeChecks(parsed.data).map((i) => ({ ...i, source: sourceOf(sources, i.path) }));
@@ -141,7 +151,7 @@ export function validateRecipe(input: unknown, sources: RecipeSourceMap = {}): R
 /** Parses one `--set key=value`: the path must be a field, the value is coerced to the field's type. */
 export function parseSetOption(option: string): { path: string; value: unknown } {
   const eq = option.indexOf('=');
-  if (eq <= 0) throw new RecipeError(`--set "${option}" must look like key=value, e.g. --set rl.clipLow=0.1.`);
+  if (eq <= 0) throw new RecipeError(`--set "${echo(option)}" must look like key=value, e.g. --set rl.clipLow=0.1.`);
   const path = option.slice(0, eq).trim();
   const raw = option.slice(eq + 1).trim();
   const field = recipeField(path);
@@ -152,17 +162,17 @@ export function parseSetOption(option: string): { path: string; value: unknown }
       throw new RecipeError(`--set ${path}: "${path}" is a section; set one of its fields, e.g. --set ${example}=….`);
     }
     const hint = didYouMean(path, ALL_PATHS);
-    throw new RecipeError(`--set ${path}: no such recipe field${hint || ' (`horizon train --help` lists them).'}`);
+    throw new RecipeError(`--set ${echo(path)}: no such recipe field${hint || ' (`horizon train --help` lists them).'}`);
   }
   switch (field.type) {
     case 'integer':
     case 'number': {
       const value = raw === '' ? Number.NaN : Number(raw);
-      if (!Number.isFinite(value)) throw new RecipeError(`--set ${path}: must be ${describeRange(field)}, got "${raw}".`);
+      if (!Number.isFinite(value)) throw new RecipeError(`--set ${path}: must be ${describeRange(field)}, got "${echo(raw)}".`);
       return { path, value };
     }
     case 'boolean':
-      if (raw !== 'true' && raw !== 'false') throw new RecipeError(`--set ${path}: must be true or false, got "${raw}".`);
+      if (raw !== 'true' && raw !== 'false') throw new RecipeError(`--set ${path}: must be true or false, got "${echo(raw)}".`);
       return { path, value: raw === 'true' };
     default:
       return { path, value: raw };
@@ -174,8 +184,12 @@ function parseRecipeFile(file: { name: string; text: string }): { base: PresetNa
   try {
     json = JSON.parse(file.text);
   } catch (error) {
-    throw new RecipeError(`recipe file ${file.name} is not valid JSON (${(error as Error).message}).`);
+    throw new RecipeError(`recipe file ${file.name} is not valid JSON (${echo((error as Error).message)}).`);
   }
+  if (jsonDepthExceeds(json, MAX_RECIPE_DEPTH))
+    throw new RecipeError(
+      `recipe file ${file.name} nests objects or arrays more than ${MAX_RECIPE_DEPTH} deep; a recipe is sections of fields (see \`horizon recipe\`).`,
+    );
   if (!isTree(json)) throw new RecipeError(`recipe file ${file.name} must hold a JSON object, got ${show(json)}.`);
   const { extends: base, ...body } = json as Tree & { extends?: unknown };
   if (base === undefined) return { base: DEFAULT_PRESET, body };
@@ -189,7 +203,7 @@ function parseRecipeFile(file: { name: string; text: string }): { base: PresetNa
 /** Throws the "unknown recipe" error, with a suggestion among the presets. */
 export function unknownRecipe(name: string): never {
   throw new RecipeError(
-    `unknown recipe "${name}" (presets: ${PRESET_NAMES.join(', ')}, or a path to a .json recipe file)${didYouMean(name, PRESET_NAMES) || '.'}`,
+    `unknown recipe "${echo(name)}" (presets: ${PRESET_NAMES.join(', ')}, or a path to a .json recipe file)${didYouMean(name, PRESET_NAMES) || '.'}`,
   );
 }
 

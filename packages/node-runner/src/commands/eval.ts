@@ -6,6 +6,7 @@ import { deviceLine } from '@horizon/kernels';
 import { type Command, EXIT, UsageError } from '../cli/command.ts';
 import { acquireGpu } from '../platform/acquire-gpu.ts';
 import { openCheckpoint } from '../run/open-checkpoint.ts';
+import { checkRecipeFits } from '../run/recipe-source.ts';
 
 export const evalCommand: Command = {
   name: 'eval',
@@ -20,6 +21,7 @@ export const evalCommand: Command = {
     const { checkpoint, where } = await openCheckpoint(flags.checkpoint as string);
     const gpu = await acquireGpu();
     try {
+      checkRecipeFits(checkpoint.recipe, gpu);
       const trainer = new Trainer(gpu, checkpoint.recipe);
       trainer.restore(checkpoint);
       const result = await trainer.evaluateAll({}, checkpoint.step);

@@ -6,6 +6,7 @@ import { Trainer } from '@horizon/core';
 import { type Command, EXIT, UsageError } from '../cli/command.ts';
 import { acquireGpu } from '../platform/acquire-gpu.ts';
 import { openCheckpoint } from '../run/open-checkpoint.ts';
+import { checkRecipeFits } from '../run/recipe-source.ts';
 import { legend, renderStrip, type StripToken } from '../run/token-shading.ts';
 
 const CHANNELS = ['advantage', 'value', 'logprob', 'kl'] as const;
@@ -35,6 +36,7 @@ export const sample: Command = {
     const recipe = { ...saved, rl: { ...saved.rl, promptsPerIteration: Math.ceil(n / saved.rl.groupSize), minibatches: 1 } };
     const gpu = await acquireGpu();
     try {
+      checkRecipeFits(recipe, gpu);
       const trainer = new Trainer(gpu, recipe);
       trainer.restore(checkpoint);
       const batch = await trainer.sampleBatch();

@@ -23,7 +23,7 @@ import { acquireGpu } from '../platform/acquire-gpu.ts';
 import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
 import { FileMetricsLogger, SamplesFile } from '../run/metrics-file.ts';
 import { TrainingProgress } from '../run/progress.ts';
-import { loadRecipe } from '../run/recipe-source.ts';
+import { checkRecipeFits, loadRecipe } from '../run/recipe-source.ts';
 import { createRunDir, openRunDir, type RunPaths } from '../run/run-dir.ts';
 
 export const train: Command = {
@@ -72,6 +72,7 @@ export const train: Command = {
 
     out(formatRecipeTable(recipe, sources ? { sources } : {}));
     const gpu = await acquireGpu();
+    checkRecipeFits(recipe, gpu); // a recipe the kernels or this device cannot run: one sentence, exit 2 (issue 11)
     out(`device: ${deviceLine(gpu.report)}`);
     out(`run directory: ${paths.dir}${resumeFrom ? ` (resuming after iteration ${resumeFrom.step})` : ''}`);
     const trainer = new Trainer(gpu, recipe);

@@ -1,7 +1,17 @@
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Checkpoint, CheckpointError, type GptConfig, loadCheckpoint, parameterLayout, resolveRecipe, saveCheckpoint } from '@horizon/core';
+import {
+  type Checkpoint,
+  CheckpointError,
+  type GptConfig,
+  loadCheckpoint,
+  modelConfigs,
+  parameterLayout,
+  recipeVocabSize,
+  resolveRecipe,
+  saveCheckpoint,
+} from '@horizon/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMIT_FILE, DirectoryCheckpointStore, type StoreFs } from './checkpoint-store.ts';
 
@@ -15,7 +25,8 @@ const freshDir = async () => {
 };
 
 const recipe = resolveRecipe({ preset: 'tiny' }).recipe;
-const config: GptConfig = { vocabSize: 13, contextLength: 16, layers: 1, heads: 2, width: 16, head: 'lm' };
+// The tiny recipe's policy: a checkpoint's models must be the ones its recipe builds.
+const config: GptConfig = modelConfigs(recipe, recipeVocabSize(recipe)).policy;
 function checkpoint(step: number): Checkpoint {
   const layout = parameterLayout(config);
   const params = new Float32Array(layout.totalSize);
@@ -92,7 +103,7 @@ describe('DirectoryCheckpointStore', () => {
     await writeFile(join(dir, 'step-2', 'policy.safetensors'), 'half');
     await writeFile(join(dir, 'step-2', COMMIT_FILE), '{"format":"horizon.commit/1","st');
     expect(await store.list()).toEqual([1]);
-    expect((await checkpointError(store.read(2))).message).toBe(
+    expect((await checkpointError(store.readFile(2, 'policy.safetensors', 1024))).message).toBe(
       `checkpoint ${store.describe(2)} is incomplete (no valid COMMIT marker): it was interrupted while being written, so it cannot be loaded.`,
     );
     expect(await store.collectGarbage()).toEqual(['step-2']);

@@ -4,19 +4,22 @@
 //   checkpoints/step-N/COMMIT   written last, the same way: {"format","step","files"}
 //
 // A step directory without COMMIT is an interrupted write: invisible to list() and refused by
-// read(), and cleared by the next write of that step or by collectGarbage(). Removing a checkpoint
+// readFile(), and cleared by the next write of that step or by collectGarbage(). Removing a checkpoint
 // deletes COMMIT first, so a crash halfway through a removal leaves it uncommitted, never half
 // there. (llm.c's DONE_ file and Megatron's tracker file play the same role; reliability.md §3.1.)
 
-import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CheckpointError, type CheckpointStore } from '@horizon/core';
+import { CheckpointError, type CheckpointFileRead, type CheckpointStore } from '@horizon/core';
 import { fsyncDir, tempName } from './fs-durable.ts';
+import { FileRefused, readCappedFile } from './read-file.ts';
 
 export const COMMIT_FILE = 'COMMIT';
 const COMMIT_FORMAT = 'horizon.commit/1';
 const STEP_DIR = /^step-(0|[1-9][0-9]*)$/;
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** A marker lists a handful of file names. */
+const MAX_COMMIT_BYTES = 64 * 1024;
 
 /** The file-system calls the store makes, replaceable in tests to inject a crash at any point. */
 export interface StoreFs {
@@ -33,6 +36,8 @@ export class DirectoryCheckpointStore implements CheckpointStore {
   constructor(
     readonly location: string,
     private readonly fs: StoreFs = NODE_FS,
+    /** Bytes per read call (default READ_CHUNK_BYTES); tests lower it to exercise chunked reads. */
+    private readonly chunkBytes?: number,
   ) {}
 
   describe(step: number, file?: string): string {
@@ -68,22 +73,26 @@ export class DirectoryCheckpointStore implements CheckpointStore {
     await this.writeDurably(dir, COMMIT_FILE, new TextEncoder().encode(`${JSON.stringify(commit)}\n`));
   }
 
-  async read(step: number): Promise<Map<string, Uint8Array>> {
+  async readFile(step: number, file: string, maxBytes: number): Promise<CheckpointFileRead> {
     const commit = await this.commit(step);
     if (commit === undefined)
       throw new CheckpointError(
         `checkpoint ${this.describe(step)} is incomplete (no valid ${COMMIT_FILE} marker): it was interrupted while being written, so it cannot be loaded.`,
       );
-    const files = new Map<string, Uint8Array>();
-    for (const name of commit) {
-      try {
-        files.set(name, new Uint8Array(await readFile(this.describe(step, name))));
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-        throw new CheckpointError(`checkpoint file ${this.describe(step, name)} is missing; the checkpoint was damaged after it was written.`, name);
-      }
+    const path = this.describe(step, file);
+    if (!commit.includes(file)) throw new CheckpointError(`checkpoint file ${path} is missing; its ${COMMIT_FILE} marker does not list it.`, file);
+    try {
+      return await readCappedFile(path, { maxBytes, sha256: true, ...(this.chunkBytes ? { chunkBytes: this.chunkBytes } : {}) });
+    } catch (error) {
+      if (!(error instanceof FileRefused)) throw error;
+      if (error.code === 'TOO_LARGE') return { size: error.size as number };
+      if (error.code === 'ENOENT') throw new CheckpointError(`checkpoint file ${path} is missing; the checkpoint was damaged after it was written.`, file);
+      if (error.code === 'CHANGED') throw new CheckpointError(`checkpoint file ${path} changed while it was read; is another process writing this run?`, file);
+      throw new CheckpointError(
+        `checkpoint file ${path} is not a regular file (${error.code === 'EISDIR' ? 'a directory' : 'a pipe, device or socket'}); the checkpoint was damaged after it was written, so resume from an earlier one or start a new run.`,
+        file,
+      );
     }
-    return files;
   }
 
   async remove(step: number): Promise<void> {
@@ -120,7 +129,8 @@ export class DirectoryCheckpointStore implements CheckpointStore {
   private async commit(step: number): Promise<string[] | undefined> {
     let text: string;
     try {
-      text = await readFile(this.describe(step, COMMIT_FILE), 'utf8');
+      // Capped, and regular files only: a marker replaced by a FIFO or /dev/zero is no marker.
+      text = new TextDecoder().decode((await readCappedFile(this.describe(step, COMMIT_FILE), { maxBytes: MAX_COMMIT_BYTES })).bytes);
     } catch {
       return undefined;
     }

@@ -1,0 +1,202 @@
+// Whether a recipe the schema accepts can run on this device, decided before anything is written:
+// the kernels' own limits (head width, 32-bit indices, dispatch sizes), the largest buffer a run
+// allocates against the device's maxBufferSize and maxStorageBufferBindingSize, and the memory the
+// whole run holds against a host budget (issue 11: width 1024 with 4 heads died in the attention
+// kernel after the run directory existed; 4096 × 64 layers in a typed-array allocation; 4096 × 1
+// layer at 4.2 GB RSS).
+//
+// Shape legend:  B rows · T training positions · Tc context length · V vocab · D width · H heads ·
+// L layers · P flat parameters (alignment padding included)
+//
+// The estimate follows what the trainer allocates (model/gpt.ts, model/generate.ts,
+// model/optimizer.ts, train/*.ts), with T at its largest (the longest OOD prompt plus every new
+// token, rounded up as train/rows.ts does); it is an upper bound within a few percent, not a count.
+
+import { MATMUL_BLOCKING, MAX_HEAD_DIM, matmulTile } from '@horizon/kernels';
+import { ADDITION_VOCABULARY } from '../envs/addition.ts';
+import { taskLimits } from '../envs/tasks.ts';
+import type { GptConfig } from '../model/config.ts';
+import { parameterLayout } from '../model/parameters.ts';
+import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
+import { trainingLength } from '../train/rows.ts';
+import { criticSizes, modelConfigs } from './checks.ts';
+import { RecipeError } from './resolve.ts';
+import type { Recipe } from './schema.ts';
+
+/** The device limits the check reads (a GPUSupportedLimits or a DeviceReport's limits). */
+export interface FitLimits {
+  maxBufferSize: number;
+  maxStorageBufferBindingSize: number;
+  maxComputeWorkgroupsPerDimension: number;
+}
+
+export interface FitOptions {
+  /** Bytes the run may hold in host memory (typed arrays, checkpoint encoding). */
+  hostMemoryBytes: number;
+  /** A software device (SwiftShader) keeps its buffers in host memory too. */
+  deviceInHostMemory: boolean;
+}
+
+export interface RecipeFootprint {
+  /** Bytes of GPU buffers the run allocates at most. */
+  deviceBytes: number;
+  /** Bytes of host memory the run holds at most (checkpoint time). */
+  hostBytes: number;
+  /** The largest single buffer, in bytes, and what it is. */
+  largest: { bytes: number; what: string };
+}
+
+/** Every checkpoint file is hashed with WebCrypto, whose digest takes less than 2 GiB. */
+export const MAX_CHECKPOINT_FILE_BYTES = 2 ** 31 - 1;
+/** Typed arrays index with 32 bits in the kernels (N·V, B·H·T·T): larger counts overflow them. */
+const MAX_ELEMENTS = 2 ** 32 - 1;
+
+/** Tokens in the recipe's task vocabulary (character-level: the task's characters plus specials). */
+export function recipeVocabSize(recipe: Recipe): number {
+  if (recipe.task.env !== 'addition') throw new RecipeError(`task.env "${recipe.task.env}" has no vocabulary.`);
+  return new CharTokenizer(ADDITION_VOCABULARY).vocabSize;
+}
+
+const GB = (bytes: number) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${Math.ceil(bytes / 2 ** 20)} MiB`);
+
+interface Buffer {
+  bytes: number;
+  what: string;
+  /** The recipe field to change. */
+  field: string;
+}
+
+/** One model's buffers for a forward and backward at (B, T), as gpt.ts allocates them. */
+function activationBuffers(c: GptConfig, B: number, T: number, label: string, field: string): { total: number; buffers: Buffer[] } {
+  const { width: D, heads: H, layers: L, vocabSize: V } = c;
+  const N = B * T;
+  const out = c.head === 'lm' ? N * V : N;
+  const att = B * H * T * T;
+  // Per layer 18·N·D (7 [N,D], qkv 3, fc and gelu 4 each) + att + 4N stats; outside the layers
+  // embedded, residualOut, lnf, two [N,D] and one [N,3D] backward scratch, two [N,4D], dScores, the output.
+  const floats = L * (18 * N * D + att + 4 * N) + 8 * N * D + 8 * N * D + att + 2 * N + out;
+  return {
+    total: 4 * floats,
+    buffers: [
+      { bytes: 4 * att, what: `${label} attention scores [B=${B}, H=${H}, T=${T}, T]`, field },
+      { bytes: 4 * N * 4 * D, what: `${label} MLP activations [B·T=${N}, 4D=${4 * D}]`, field },
+      { bytes: 4 * out, what: `${label} ${c.head === 'lm' ? 'logits' : 'values'} [B·T=${N}${c.head === 'lm' ? `, V=${V}` : ''}]`, field },
+    ],
+  };
+}
+
+/** A model's KV caches and decode buffers for B rows (generate.ts). */
+function decodeBuffers(c: GptConfig, B: number, label: string, field: string): { total: number; buffers: Buffer[] } {
+  const { width: D, layers: L, vocabSize: V, contextLength: Tc } = c;
+  const cache = B * Tc * D; // per layer and for K and V: [B, H, Tc, hd]
+  const floats = 2 * L * cache + B * (12 * D + V + 3 * Tc + 8);
+  return { total: 4 * floats, buffers: [{ bytes: 4 * cache, what: `${label} KV cache per layer [B=${B}, Tc=${Tc}, D=${D}]`, field }] };
+}
+
+/**
+ * Throws a RecipeError (one sentence naming the field to change) if the recipe cannot run on a
+ * device with `limits`; returns the estimate otherwise.
+ */
+export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits: FitLimits, options: FitOptions): RecipeFootprint {
+  const refuse = (message: string): never => {
+    throw new RecipeError(message, []);
+  };
+  const { rl, sft, eval: ev, model } = recipe;
+  const usesCritic = rl.algorithm === 'ppo';
+  const critic = criticSizes(recipe);
+  // Kernel limits first: they hold on every device.
+  for (const [path, shape] of [['model.policy', model.policy], ...(usesCritic ? [['model.critic', critic] as const] : [])] as const) {
+    const hd = shape.width / shape.heads;
+    if (hd > MAX_HEAD_DIM)
+      refuse(
+        `${path}.width ${shape.width} with ${shape.heads} heads gives heads ${hd} wide, more than the ${MAX_HEAD_DIM} the attention kernels support; use ${path}.heads ≥ ${Math.ceil(shape.width / MAX_HEAD_DIM)} or ${path}.width ≤ ${MAX_HEAD_DIM * shape.heads}.`,
+      );
+  }
+  const configs = modelConfigs(recipe, vocabSize);
+  const limitsOfTask = taskLimits(recipe.task);
+  const longest = Math.min(model.contextLength, limitsOfTask.maxPromptChars + rl.maxNewTokens * rl.maxTurns + 1);
+  const T = trainingLength(longest, model.contextLength);
+  const rollouts = rl.promptsPerIteration * rl.groupSize;
+  const minibatch = Math.max(1, Math.floor(rollouts / rl.minibatches));
+  const evalRows = Math.max(ev.heldOutSize, ev.oodSize);
+  const batchField = 'rl.promptsPerIteration';
+
+  const buffers: Buffer[] = [];
+  let device = 0;
+  let host = 0;
+  const models: [string, GptConfig, boolean, string][] = [
+    ['policy', configs.policy, true, 'model.policy.width'],
+    ['reference', configs.policy, false, 'model.policy.width'],
+    ...(usesCritic ? ([['critic', configs.critic, true, 'model.critic.width']] as [string, GptConfig, boolean, string][]) : []),
+  ];
+  const optimizerFloats = { total: 0 };
+  const fileIssues: string[] = [];
+  for (const [name, c, trained, field] of models) {
+    const layout = parameterLayout(c);
+    const P = layout.totalSize;
+    buffers.push({ bytes: 4 * P, what: `the ${name}'s ${layout.parameterCount.toLocaleString('en-US')} parameters`, field });
+    // params and grads always; AdamW m, v and flags for a trained model.
+    device += 4 * P * (trained ? 4 : 2) + (trained ? P / 16 : 0);
+    // Host: the initial weights, and at a checkpoint the read-back params (and moments) plus their file bytes.
+    host += 4 * P * (trained ? 3 : 1) * 2;
+    if (trained) optimizerFloats.total += 2 * P;
+    if (4 * P > MAX_CHECKPOINT_FILE_BYTES)
+      fileIssues.push(
+        `${field} ${c.width} × ${c.layers} layers makes ${name}.safetensors ${GB(4 * P)}, more than the 2 GiB a checkpoint file may hold; use a smaller model.`,
+      );
+  }
+  if (4 * optimizerFloats.total > MAX_CHECKPOINT_FILE_BYTES)
+    fileIssues.push(
+      `model.policy.width ${model.policy.width} × ${model.policy.layers} layers makes optimizer.safetensors (AdamW moments) ${GB(4 * optimizerFloats.total)}, more than the 2 GiB a checkpoint file may hold; use a smaller model.`,
+    );
+  const phases: [GptConfig, number, string, string][] = [
+    [configs.policy, sft.steps > 0 ? sft.batchSize : 1, 'SFT policy', 'sft.batchSize'],
+    [configs.policy, rollouts, 'scoring policy', batchField],
+    [configs.policy, rollouts, 'scoring reference', batchField],
+    [configs.policy, minibatch, 'update policy', 'rl.minibatches'],
+    ...(usesCritic
+      ? ([
+          [configs.critic, rollouts, 'scoring critic', batchField],
+          [configs.critic, minibatch, 'update critic', 'rl.minibatches'],
+        ] as [GptConfig, number, string, string][])
+      : []),
+  ];
+  for (const [c, B, label, field] of phases) {
+    const a = activationBuffers(c, B, T, label, field);
+    device += a.total;
+    buffers.push(...a.buffers);
+    if (c.head === 'lm') {
+      if (B * T * c.vocabSize > MAX_ELEMENTS)
+        refuse(`${field} makes ${label} logits hold ${B * T * c.vocabSize} values, past the kernels' 32-bit indices; lower ${field}.`);
+      device += 4 * B * T * c.vocabSize; // dlogits
+    }
+    const rowsPerDispatch = matmulTile(MATMUL_BLOCKING.vec4).rows * limits.maxComputeWorkgroupsPerDimension;
+    if (B * T > rowsPerDispatch)
+      refuse(`${field} makes ${label} multiply ${B * T} rows at once, more than the ${rowsPerDispatch} one dispatch covers on this device; lower ${field}.`);
+  }
+  for (const [B, label, field] of [
+    [rollouts, 'rollout', batchField],
+    [evalRows, 'evaluation', ev.heldOutSize >= ev.oodSize ? 'eval.heldOutSize' : 'eval.oodSize'],
+  ] as const) {
+    const d = decodeBuffers(configs.policy, B, `${label} policy`, field);
+    device += d.total;
+    buffers.push(...d.buffers);
+  }
+  const largest = buffers.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  for (const [limit, name] of [
+    [limits.maxBufferSize, 'maxBufferSize'],
+    [limits.maxStorageBufferBindingSize, 'maxStorageBufferBindingSize'],
+  ] as const) {
+    const over = buffers.find((b) => b.bytes > limit);
+    if (over) refuse(`${over.field}: ${over.what} need a ${GB(over.bytes)} buffer, more than this device allows (${name} ${GB(limit)}); lower ${over.field}.`);
+  }
+  if (fileIssues.length > 0) refuse(fileIssues[0]);
+  const held = host + (options.deviceInHostMemory ? device : 0);
+  if (held > options.hostMemoryBytes) {
+    const field = largest.field;
+    refuse(
+      `${field}: this recipe needs about ${GB(held)} of memory${options.deviceInHostMemory ? ' (the software GPU keeps its buffers in host memory)' : ''}, more than the ${GB(options.hostMemoryBytes)} budget; lower ${field}.`,
+    );
+  }
+  return { deviceBytes: device, hostBytes: held, largest: { bytes: largest.bytes, what: largest.what } };
+}
