@@ -187,7 +187,7 @@ export {
 } from './tokenizer/char-tokenizer.ts';
 export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
 export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
-export { collectAndScore, klEstimate, rlIteration, type ScoredRollouts, shuffled } from './train/rl-iteration.ts';
+export { collectAndScore, rlIteration, type ScoredRollouts, shuffled } from './train/rl-iteration.ts';
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';
 export { type SftBatch, SftStepper, sftBatch } from './train/sft.ts';

@@ -9,6 +9,7 @@
 // in Node, Deno and the browser. Valibot would be smaller in a bundle but needs a separate package
 // for JSON Schema; TypeBox objects accept extra keys unless told otherwise on every object.
 
+import { KL_ESTIMATORS, LOSS_AGGREGATIONS } from '@horizon/kernels';
 import { z } from 'zod';
 
 const int = (doc: string, value: number, min: number, max: number) => z.number().int().min(min).max(max).default(value).describe(doc);
@@ -26,8 +27,8 @@ const section = <S extends z.ZodRawShape>(doc: string, shape: S) =>
 
 export const ALGORITHMS = ['ppo', 'grpo', 'rloo'] as const;
 export const KL_PLACEMENTS = ['reward', 'loss'] as const;
-export const KL_ESTIMATORS = ['k1', 'k2', 'k3'] as const;
-export const LOSS_AGGREGATIONS = ['token-mean', 'seq-mean-token-mean', 'seq-mean-token-sum-norm', 'per-rollout-mean'] as const;
+// Declared beside the kernels that implement them (kernels/src/rl/kl, rl/aggregate).
+export { KL_ESTIMATORS, LOSS_AGGREGATIONS };
 export const CRITIC_INITS = ['policy', 'fresh'] as const;
 
 export const RecipeSchema = z

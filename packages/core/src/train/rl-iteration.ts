@@ -5,7 +5,7 @@
 //
 // Shape legend:  B rollouts (prompts × group size) · T training positions
 
-import { actionCounts, lossScales, SeededRandom } from '@horizon/kernels';
+import { actionCounts, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
 import type { AdvantageEstimator } from '../algorithms/algorithm.ts';
 import { maskedStats } from '../algorithms/algorithm.ts';
 import { collectRollouts, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
@@ -93,12 +93,14 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
 
   // 3. Rewards on tokens: the task reward where the episode placed it, and the KL penalty per action
   //    token when the recipe puts KL in the reward (PPO/RLOO); GRPO puts it in the loss instead.
+  //    The estimate is the kernels' own (tokenKlRef: k3 through expm1 with Δ clamped to ±20, as the
+  //    GPU KL kernel computes it), so both placements penalise the same number.
   const tokenRewards = rows.rewards.slice();
   let klPenalty = 0;
   if (rl.klPlacement === 'reward' && rl.klCoef > 0) {
     for (let i = 0; i < tokenRewards.length; i++) {
       if (!rows.actionMask[i]) continue;
-      const penalty = rl.klCoef * klEstimate(scores.oldLogp[i] - scores.refLogp[i], rl.klEstimator);
+      const penalty = rl.klCoef * tokenKlRef(scores.oldLogp[i], scores.refLogp[i], rl.klEstimator).value;
       tokenRewards[i] -= penalty;
       klPenalty += penalty;
     }
@@ -211,14 +213,6 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     });
   }
   return { metrics, samples: samples.map((sample, b) => ({ sample, channels: channels(sample, b, rows, scores, advantages) })) };
-}
-
-/** Per-token KL estimate from Δ = ℓ − ℓ_ref (ALGORITHMS.md §1.2). */
-export function klEstimate(delta: number, estimator: 'k1' | 'k2' | 'k3'): number {
-  if (estimator === 'k1') return delta;
-  if (estimator === 'k2') return 0.5 * delta * delta;
-  const d = Math.max(-20, Math.min(20, delta));
-  return Math.exp(-d) - 1 + d;
 }
 
 function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array, returns: Float32Array, scales: Float32Array, indices: number[]): Minibatch {

@@ -13,7 +13,7 @@ export { defaultGaeVariant, type GaeInputs, type GaeResult, gae, gaeSampleParams
 export type { GaeVariant } from './gae/gae.wgsl.ts';
 export { GRPO_EPS, type GroupEstimator, groupBaselinesRef } from './group-baselines/group-baselines.ref.ts';
 export { groupBaselines, recordBroadcastAdvantages, recordGroupBaselines } from './group-baselines/group-baselines.ts';
-export { type KlEstimator, klRef } from './kl/kl.ref.ts';
+export { KL_ESTIMATORS, type KlEstimator, klRef, tokenKlRef } from './kl/kl.ref.ts';
 export { KL_METRICS, kl, recordKl } from './kl/kl.ts';
 export { type KtoParams, ktoRef, logistic } from './kto/kto.ref.ts';
 export { type KtoResult, kto, ktoMismatchedPairs, recordKto } from './kto/kto.ts';

@@ -10,9 +10,10 @@
 
 import { checkArray, checkMask, checkNumber, checkSizes } from '../../util/checks.ts';
 
-export type LossAggregation = 'token-mean' | 'seq-mean-token-mean' | 'seq-mean-token-sum-norm' | 'per-rollout-mean';
+/** Every reducer below; the recipe's `rl.lossAggregation` choices are this list. */
+export const LOSS_AGGREGATIONS = ['token-mean', 'seq-mean-token-mean', 'seq-mean-token-sum-norm', 'per-rollout-mean'] as const;
 
-export const LOSS_AGGREGATIONS: readonly LossAggregation[] = ['token-mean', 'seq-mean-token-mean', 'seq-mean-token-sum-norm', 'per-rollout-mean'];
+export type LossAggregation = (typeof LOSS_AGGREGATIONS)[number];
 
 export interface AggregationOptions {
   /**

@@ -7,7 +7,10 @@
 // with zero gradient where the clamp binds.
 // Shapes: logp, refLogp, mask [B, T]; scales [B].
 
-export type KlEstimator = 'k1' | 'k2' | 'k3';
+/** The estimators above; the recipe's `rl.klEstimator` choices are this list. */
+export const KL_ESTIMATORS = ['k1', 'k2', 'k3'] as const;
+
+export type KlEstimator = (typeof KL_ESTIMATORS)[number];
 
 export function tokenKlRef(logp: number, refLogp: number, estimator: KlEstimator): { value: number; dvalue: number } {
   const d = logp - refLogp;
