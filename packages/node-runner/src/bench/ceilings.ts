@@ -18,15 +18,10 @@
 
 import { ceilDiv, type Gpu, type Recorder, type Tensor } from '@horizon/kernels';
 import { type BenchRow, makeRow } from './row.ts';
-import type { BenchSection } from './sections.ts';
+import type { BenchSection, Ceilings } from './section.ts';
 import { calibrate, type TimingOptions, timeGpu } from './timing.ts';
 
-export interface Ceilings {
-  /** Best of the buffer copy and the copy kernel, GB/s (read + write). */
-  bandwidthGBs: number;
-  /** The FMA kernel, GFLOP/s. */
-  computeGflops: number;
-}
+export type { Ceilings } from './section.ts';
 
 export interface CeilingOptions {
   quick: boolean;

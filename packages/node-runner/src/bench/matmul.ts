@@ -10,7 +10,7 @@ import { type Gpu, recordMatmul, SeededRandom } from '@horizon/kernels';
 import { rooflineGflops } from './ceilings.ts';
 import type { TfjsPeer } from './peers/tfjs.ts';
 import { type BenchRow, makeRow, type PeerFigure, withCeiling } from './row.ts';
-import type { BenchSection } from './sections.ts';
+import type { BenchSection } from './section.ts';
 import { type MatmulCase, matmulBytes, matmulCaseName, matmulFlops, modelMatmulCases, squareMatmulCases } from './shapes.ts';
 import { type TimingOptions, timeGpu, timeRuns } from './timing.ts';
 

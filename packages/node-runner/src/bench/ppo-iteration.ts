@@ -5,7 +5,7 @@
 
 import { type MetricName, resolveRecipe, Trainer } from '@horizon/core';
 import { type BenchRow, makeRow } from './row.ts';
-import type { BenchSection } from './sections.ts';
+import type { BenchSection } from './section.ts';
 import { median } from './timing.ts';
 
 const PHASES: [MetricName, string][] = [

@@ -6,7 +6,7 @@
 import { attentionCost, generationTokensPerSecond, ppoStepCost, sftStepCost, stepPositions } from './ours.ts';
 import { tfjsTinyGptStepMs } from './peers/tfjs-gpt.ts';
 import { type BenchRow, makeRow, type PeerFigure } from './row.ts';
-import type { BenchSection } from './sections.ts';
+import type { BenchSection } from './section.ts';
 import { type BenchModelShape, describeModelShape } from './shapes.ts';
 import type { TimingOptions } from './timing.ts';
 
