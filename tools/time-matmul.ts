@@ -5,11 +5,8 @@
 //   npx tsx tools/time-matmul.ts [--quick] [--recipe]   (--quick: only the blocking the launcher uses;
 //                                                     --recipe: the default recipe's minibatch shapes)
 
-import { acquireNodeGpu } from '../packages/kernels/src/gpu/provider-node.ts';
-import { ceilDiv } from '../packages/kernels/src/gpu/wgsl.ts';
-import { chooseMatmulVariant } from '../packages/kernels/src/matmul/matmul.ts';
-import { MATMUL_BLOCKING, type MatmulBlocking, type MatmulLayout, matmulTile, matmulWgsl } from '../packages/kernels/src/matmul/matmul.wgsl.ts';
-import { SeededRandom } from '../packages/kernels/src/util/seeded-random.ts';
+import { ceilDiv, chooseMatmulVariant, MATMUL_BLOCKING, type MatmulBlocking, type MatmulLayout, matmulTile, matmulWgsl, SeededRandom } from '@horizon/kernels';
+import { acquireNodeGpu } from '@horizon/kernels/node';
 
 interface Case {
   layout: MatmulLayout;

@@ -3,10 +3,8 @@
 //
 //   npx tsx tools/bench/attention-timing.ts [B T D H reps]
 
-import { recordAttentionBackward, recordAttentionForward } from '../../packages/kernels/src/attention/attention.ts';
-import { acquireNodeGpu } from '../../packages/kernels/src/gpu/provider-node.ts';
-import { deviceLine } from '../../packages/kernels/src/gpu/report.ts';
-import { SeededRandom } from '../../packages/kernels/src/util/seeded-random.ts';
+import { deviceLine, recordAttentionBackward, recordAttentionForward, SeededRandom } from '@horizon/kernels';
+import { acquireNodeGpu } from '@horizon/kernels/node';
 
 const [B, T, D, H, reps] = (process.argv.slice(2).length ? process.argv.slice(2) : ['8', '64', '64', '4', '20']).map(Number);
 const gpu = await acquireNodeGpu();

@@ -2,9 +2,9 @@
 //   npx tsx tools/bench/rl-kernels.ts [--quick]
 // (`horizon bench` runs the same rows once its section list includes them.)
 
-import { acquireNodeGpu } from '../../packages/kernels/src/gpu/provider-node.ts';
-import { benchRlKernels } from '../../packages/node-runner/src/bench/rl-kernels.ts';
-import { formatTable } from '../../packages/node-runner/src/bench/table.ts';
+import { acquireNodeGpu } from '@horizon/kernels/node';
+import { benchRlKernels } from '@horizon/node-runner/bench/rl-kernels';
+import { formatTable } from '@horizon/node-runner/bench/table';
 
 const gpu = await acquireNodeGpu();
 const rows = await benchRlKernels(gpu, { quick: process.argv.includes('--quick'), progress: (line) => console.error(line) });

@@ -42,6 +42,18 @@ interface WebGpuBackendInternals {
 
 let loading: Promise<TfjsPeer> | undefined;
 
+/** What the peer loads; dev dependencies, so a production install of the CLI runs without them. */
+const TFJS_PACKAGES = ['@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-webgpu', 'esbuild'] as const;
+
+function resolvable(name: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Loads tfjs once per process. Call after our own device is acquired (see the header). */
 export function loadTfjs(ours: DeviceReport): Promise<TfjsPeer> {
   loading ??= start(ours);
@@ -51,6 +63,10 @@ export function loadTfjs(ours: DeviceReport): Promise<TfjsPeer> {
 async function start(ours: DeviceReport): Promise<TfjsPeer> {
   if (typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined') {
     throw new PeerUnavailable("unavailable: tfjs-backend-webgpu 4.22 fails on Deno's WebGPU (tensorflow/tfjs#8518); run the bench under Node");
+  }
+  const missing = TFJS_PACKAGES.filter((name) => !resolvable(name));
+  if (missing.length > 0) {
+    throw new PeerUnavailable(`unavailable: tfjs not installed (${missing.join(', ')}: dev dependencies of @horizon/node-runner; pnpm install without --prod)`);
   }
   const dawn = (await import('webgpu')) as unknown as { create(flags: string[]): GPU; globals: Record<string, unknown> };
   Object.assign(globalThis, dawn.globals);
