@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/main.ts');
-process.exit(await main(process.argv.slice(2)));
+const { runCli } = await import('../src/main.ts');
+runCli(process.argv.slice(2));

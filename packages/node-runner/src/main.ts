@@ -1,8 +1,10 @@
 // The `horizon` CLI entry point, for Node and Deno. Parses the command line, runs one command and
 // exits with its code: 0 ok, 1 failed, 2 usage error. GPU errors print their remedy, not a stack.
 
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { closestMatch, isInputError } from '@horizon/core';
+import { closestMatch, echo, isInputError } from '@horizon/core';
 import { isGpuError } from '@horizon/kernels';
 import { type Command, EXIT, UsageError } from './cli/command.ts';
 import { COMMANDS } from './cli/commands.ts';
@@ -23,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
       name,
       COMMANDS.map((c) => c.name),
     );
-    err(`horizon: unknown command "${name}".${guess ? ` Did you mean "${guess}"?` : ''}\n`);
+    err(`horizon: unknown command "${echo(name)}".${guess ? ` Did you mean "${guess}"?` : ''}\n`);
     err(usage(COMMANDS));
     return EXIT.usage;
   }
@@ -65,21 +67,21 @@ function parseCommandLine(command: Command, args: string[]): Parsed | string {
     const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
     if (unknown) {
       const guess = closestMatch(unknown.replace(/^-+/, ''), Object.keys(options));
-      return `unknown flag ${unknown}.${guess ? ` Did you mean --${guess}?` : ''}`;
+      return `unknown flag ${echo(unknown)}.${guess ? ` Did you mean --${guess}?` : ''}`;
     }
-    return message.split('\n')[0];
+    // A value starting with "-" (log-probs always do) reads as another flag; say how to write it.
+    const ambiguous = /Option '(-{1,2}[^']+)' argument is ambiguous/.exec(message)?.[1];
+    if (ambiguous) {
+      const name = Object.entries(options).find(([long, spec]) => `--${long}` === ambiguous || ('short' in spec && `-${spec.short}` === ambiguous))?.[0];
+      const value = args[args.indexOf(ambiguous) + 1] ?? '-…';
+      return `the value of ${ambiguous} starts with "-", so it reads as a flag; write it as --${name ?? ambiguous.replace(/^-+/, '')}=${echo(value)}.`;
+    }
+    return echo(message.split('\n')[0], 200);
   }
 }
 
-const isEntryPoint = (() => {
-  const meta = import.meta as ImportMeta & { main?: boolean };
-  if (typeof meta.main === 'boolean') return meta.main; // Deno
-  const script = process.argv[1] ?? '';
-  return /main\.ts$|horizon(\.mjs)?$/.test(script);
-})();
-
-if (isEntryPoint) {
-  const argv = process.argv.slice(2);
+/** Runs the CLI as a process: exit code on success, a stack trace and exit 1 for a bug. */
+export function runCli(argv: string[]): void {
   main(argv).then(
     (code) => process.exit(code),
     (error) => {
@@ -88,3 +90,19 @@ if (isEntryPoint) {
     },
   );
 }
+
+// Run only when this file is the program (`tsx main.ts`, `deno run main.ts`): the package's bin
+// imports it and calls runCli itself, and matching the script name instead ran it twice (issue 11).
+const isEntryPoint = (() => {
+  const meta = import.meta as ImportMeta & { main?: boolean };
+  if (typeof meta.main === 'boolean') return meta.main; // Deno
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+})();
+
+if (isEntryPoint) runCli(process.argv.slice(2));

@@ -113,6 +113,7 @@ function parseTopic(positionals: string[]): Topic {
 async function explainTopic(gpu: Awaited<ReturnType<typeof acquireGpu>>, topic: Topic, { flags }: CommandContext): Promise<Explained> {
   const list = (name: string, fallback: number[]) => (flags[name] === undefined ? fallback : parseList(name, flags[name] as string));
   const num = (name: string, fallback: number) => (flags[name] === undefined ? fallback : parseNumber(name, flags[name] as string));
+  const mask = (name: string, fallback: number[]) => (flags[name] === undefined ? fallback : parseMask(name, flags[name] as string));
   const useExample = !TOPIC_FLAGS[topic].some((name) => ['rewards', 'logp'].includes(name) && flags[name] !== undefined);
   if (topic === 'gae') {
     const e = useExample ? GAE_EXAMPLE : { rewards: [], values: [], mask: [], gamma: 1, lambda: 1 };
@@ -120,7 +121,7 @@ async function explainTopic(gpu: Awaited<ReturnType<typeof acquireGpu>>, topic: 
     const example: GaeExample = {
       rewards,
       values: list('values', useExample ? e.values : rewards.map(() => 0)),
-      mask: list('mask', useExample ? e.mask : rewards.map(() => 1)),
+      mask: mask('mask', useExample ? e.mask : rewards.map(() => 1)),
       gamma: num('gamma', e.gamma),
       lambda: num('lambda', e.lambda),
     };
@@ -137,7 +138,7 @@ async function explainTopic(gpu: Awaited<ReturnType<typeof acquireGpu>>, topic: 
       logp,
       oldLogp: list('old-logp', e.oldLogp.length ? e.oldLogp : logp.map(() => 0)),
       advantages: list('advantages', e.advantages.length ? e.advantages : logp.map(() => 1)),
-      mask: list('mask', e.mask.length ? e.mask : logp.map(() => 1)),
+      mask: mask('mask', e.mask.length ? e.mask : logp.map(() => 1)),
       epsLow: num('eps-low', e.epsLow),
       epsHigh: num('eps-high', e.epsHigh),
       dualClip: num('dual-clip', flags.dis ? 0 : e.dualClip),
@@ -153,7 +154,7 @@ async function explainTopic(gpu: Awaited<ReturnType<typeof acquireGpu>>, topic: 
     refLogp: list('ref-logp', e.refLogp.length ? e.refLogp : logp.map(() => 0)),
     klLogp: list('kl-logp', e.klLogp.length ? e.klLogp : logp.map(() => 0)),
     klRefLogp: list('kl-ref-logp', e.klRefLogp.length ? e.klRefLogp : logp.map(() => 0)),
-    desirable: list('labels', e.desirable.length ? e.desirable : logp.map(() => 1)),
+    desirable: mask('labels', e.desirable.length ? e.desirable : logp.map(() => 1)),
     beta: num('beta', e.beta),
     lambdaD: num('lambda-d', e.lambdaD),
     lambdaU: num('lambda-u', e.lambdaU),
@@ -173,6 +174,15 @@ function parseList(name: string, text: string): number[] {
   const values = parts.map(Number);
   const bad = parts.findIndex((s, i) => s === '' || !Number.isFinite(values[i]));
   if (bad >= 0) throw new UsageError(`--${name} must be comma-separated numbers; item ${bad + 1} is "${parts[bad]}".`);
+  return values;
+}
+
+/** A 0/1 list: a mask (or KTO labels) is a choice per token, and a 0.5 would be silently read as 0 or 1. */
+function parseMask(name: string, text: string): number[] {
+  const values = parseList(name, text);
+  const bad = values.findIndex((v) => v !== 0 && v !== 1);
+  const meaning = name === 'labels' ? '1 = desirable, 0 = undesirable' : '1 = action token, 0 = observation';
+  if (bad >= 0) throw new UsageError(`--${name} must be 0s and 1s (${meaning}); item ${bad + 1} is ${values[bad]}.`);
   return values;
 }
 
