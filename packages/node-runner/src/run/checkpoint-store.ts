@@ -49,7 +49,9 @@ export class DirectoryCheckpointStore implements CheckpointStore {
     try {
       names = await readdir(this.location);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return [];
+      if (code === 'ENOTDIR') throw new CheckpointError(`${this.location} is not a directory, so it holds no checkpoints; point at a run directory whose checkpoints/ is one.`);
       throw error;
     }
     const steps: number[] = [];

@@ -3,7 +3,7 @@
 
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { type Checkpoint, InputError, loadCheckpoint } from '@horizon/core';
+import { type Checkpoint, echo, InputError, loadCheckpoint } from '@horizon/core';
 import { DirectoryCheckpointStore } from './checkpoint-store.ts';
 
 export async function openCheckpoint(dir: string): Promise<{ checkpoint: Checkpoint; where: string }> {
@@ -18,5 +18,5 @@ export async function openCheckpoint(dir: string): Promise<{ checkpoint: Checkpo
     const checkpoint = await loadCheckpoint(store);
     return { checkpoint, where: store.describe(checkpoint.step) };
   }
-  throw new InputError('checkpoint', `${dir} is neither a run directory (with checkpoints/) nor a checkpoint directory (…/checkpoints/step-N).`);
+  throw new InputError('checkpoint', `${echo(dir)} is neither a run directory (with checkpoints/) nor a checkpoint directory (…/checkpoints/step-N).`);
 }

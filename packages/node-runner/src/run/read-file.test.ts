@@ -134,3 +134,13 @@ describe('DirectoryCheckpointStore reads a damaged checkpoint as one sentence', 
     );
   });
 });
+
+describe('DirectoryCheckpointStore.list', () => {
+  it('a checkpoints path that is a file is one sentence', async () => {
+    const path = join(await freshDir(), 'checkpoints');
+    await writeFile(path, 'not a directory');
+    await expect(new DirectoryCheckpointStore(path).list()).rejects.toThrow(
+      new CheckpointError(`${path} is not a directory, so it holds no checkpoints; point at a run directory whose checkpoints/ is one.`),
+    );
+  });
+});
