@@ -75,7 +75,7 @@ describe('horizon explain', () => {
       [['gae', '--gamma', '1.5'], /gamma must be a finite number in \[0, 1\], got 1.5/],
       [['gae', '--rewards', '0,x,1'], /--rewards must be comma-separated numbers; item 2 is "x"/],
       [['gae', '--rewards', '0,1', '--values', '1,2,3'], /--values has 3 values but --rewards has 2/],
-      [['gae', '--rewards', '0,1', '--mask', '1,2'], /actionMask\[1\] is 2/],
+      [['gae', '--rewards', '0,1', '--mask', '1,2'], /--mask must be 0s and 1s \(1 = action token, 0 = observation\); item 2 is 2\./],
       [['gae', '--beta', '0.1'], /--beta does not apply to "explain gae"/],
       [['sft'], /say what to explain: one of gae, ppo, kto, not "sft"/],
       [['ppo', '--dual-clip', '0.5'], /dualClip must be a finite number > 1/],

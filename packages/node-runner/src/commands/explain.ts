@@ -2,6 +2,7 @@
 // command line or a small built-in example, computed on the GPU beside the float64 reference
 // (explain-topics.ts builds the tables). Exit 1 when the GPU and the reference disagree.
 
+import { echo } from '@horizon/core';
 import { type Command, type CommandContext, EXIT, UsageError } from '../cli/command.ts';
 import { acquireGpu } from '../platform/acquire-gpu.ts';
 import { type Explained, explainGae, explainKto, explainPpo, type GaeExample, type KtoExample, type PpoExample } from './explain-topics.ts';
@@ -105,7 +106,7 @@ export const explain: Command = {
 
 function parseTopic(positionals: string[]): Topic {
   if (positionals.length !== 1 || !TOPICS.includes(positionals[0] as Topic)) {
-    throw new UsageError(`say what to explain: one of ${TOPICS.join(', ')}${positionals.length ? `, not "${positionals.join(' ')}"` : ''}.`);
+    throw new UsageError(`say what to explain: one of ${TOPICS.join(', ')}${positionals.length ? `, not "${echo(positionals.join(' '))}"` : ''}.`);
   }
   return positionals[0] as Topic;
 }
@@ -165,7 +166,7 @@ async function explainTopic(gpu: Awaited<ReturnType<typeof acquireGpu>>, topic: 
 
 function parseNumber(name: string, text: string): number {
   const x = Number(text);
-  if (text.trim() === '' || !Number.isFinite(x)) throw new UsageError(`--${name} must be a number, got "${text}".`);
+  if (text.trim() === '' || !Number.isFinite(x)) throw new UsageError(`--${name} must be a number, got "${echo(text)}".`);
   return x;
 }
 
@@ -173,7 +174,7 @@ function parseList(name: string, text: string): number[] {
   const parts = text.split(',').map((s) => s.trim());
   const values = parts.map(Number);
   const bad = parts.findIndex((s, i) => s === '' || !Number.isFinite(values[i]));
-  if (bad >= 0) throw new UsageError(`--${name} must be comma-separated numbers; item ${bad + 1} is "${parts[bad]}".`);
+  if (bad >= 0) throw new UsageError(`--${name} must be comma-separated numbers; item ${bad + 1} is "${echo(parts[bad])}".`);
   return values;
 }
 

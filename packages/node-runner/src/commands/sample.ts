@@ -2,7 +2,7 @@
 // exactly as its next RL iteration would, printed as token strips shaded by a per-token channel
 // (advantage by default; value, logprob or kl) — credit assignment made visible in the terminal.
 
-import { Trainer } from '@horizon/core';
+import { echo, Trainer } from '@horizon/core';
 import { type Command, EXIT, UsageError } from '../cli/command.ts';
 import { acquireGpu } from '../platform/acquire-gpu.ts';
 import { openCheckpoint } from '../run/open-checkpoint.ts';
@@ -24,9 +24,9 @@ export const sample: Command = {
   async run({ flags, out }) {
     if (flags.checkpoint === undefined) throw new UsageError('--checkpoint DIR is required (a run directory or a checkpoints/step-N directory).');
     const n = flags.n === undefined ? 6 : Number(flags.n);
-    if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--n must be an integer in [1, 256], got "${flags.n}".`);
+    if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--n must be an integer in [1, 256], got "${echo(String(flags.n))}".`);
     const channel = (flags.channel ?? 'advantage') as Channel;
-    if (!CHANNELS.includes(channel)) throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}, got "${flags.channel}".`);
+    if (!CHANNELS.includes(channel)) throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}, got "${echo(String(flags.channel))}".`);
     // A missing, partial or corrupt checkpoint is an InputError: main.ts prints it and exits 2.
     const { checkpoint, where } = await openCheckpoint(flags.checkpoint as string);
     const saved = checkpoint.recipe;
