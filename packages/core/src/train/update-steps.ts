@@ -12,6 +12,7 @@
 import {
   type Gpu,
   KL_METRICS,
+  type KlEstimator,
   partialsSize,
   policyLossMetricCount,
   recordAggregate,
@@ -48,7 +49,7 @@ export interface PolicyStepOptions extends OptimizerOptions {
   dualClip: number;
   entropyCoef: number;
   klCoef: number;
-  klEstimator: 'k1' | 'k2' | 'k3';
+  klEstimator: KlEstimator;
   /** Add β·KL to the loss (GRPO); otherwise KL is only measured here. */
   klInLoss: boolean;
 }
