@@ -1,12 +1,26 @@
 // The trainer end to end on the real GPU path (SwiftShader in CI), in-process: the tiny recipe
-// learns, resuming from a checkpoint continues bit-for-bit, and rollout and training numerics agree.
+// learns, resuming from a checkpoint (taken in RL or mid-SFT) continues bit-for-bit, global_step never
+// goes backwards, a diverged run stops by core's rule, and rollout and training numerics agree.
 
-import { loadCheckpoint, MemoryCheckpointStore, type MetricName, type Recipe, resolveRecipe, saveCheckpoint, Trainer, type TrainerHooks } from '@horizon/core';
+import {
+  isDivergedError,
+  loadCheckpoint,
+  MemoryCheckpointStore,
+  type MetricName,
+  type Recipe,
+  resolveRecipe,
+  saveCheckpoint,
+  Trainer,
+  type TrainerHooks,
+} from '@horizon/core';
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
 import { SHORT_TINY } from '../support/recipes.ts';
 
-type Line = { phase: string; step: number; metrics: Partial<Record<MetricName, number>> };
+type Line = { phase: string; step: number; globalStep?: number; metrics: Partial<Record<MetricName, number>> };
+
+/** A recipe the schema accepts that really diverges. */
+const DIVERGING = ['sft.lr=1', 'rl.gradClip=0', 'optim.beta2=0', 'optim.eps=1e-30'];
 
 function tiny(sets: string[] = []): Recipe {
   return resolveRecipe({ preset: 'tiny', sets }).recipe;
@@ -20,8 +34,8 @@ function numerics(lines: Line[]): Line[] {
   }));
 }
 
-function recorder(lines: Line[]): TrainerHooks {
-  return { onMetrics: (phase, step, metrics) => void lines.push({ phase, step, metrics }) };
+function recorder(lines: Line[], withGlobal = false): TrainerHooks {
+  return { onMetrics: (phase, step, metrics, at) => void lines.push({ phase, step, metrics, ...(withGlobal ? { globalStep: at.globalStep } : {}) }) };
 }
 
 describe('trainer on the tiny recipe', () => {
@@ -62,6 +76,51 @@ describe('trainer on the tiny recipe', () => {
     // The stopped run logged its evaluation at `half` only if the interval fell there; compare RL lines and final evals.
     const rl = (lines: Line[]) => numerics(lines.filter((l) => l.phase !== 'sft'));
     expect(rl(resumed)).toEqual(rl(straight));
+  });
+
+  it('a checkpoint taken mid-SFT continues SFT, then RL, bit for bit; global_step never goes backwards', async () => {
+    const gpu = await testGpu();
+    const recipe = tiny(SHORT_TINY);
+    const straight: Line[] = [];
+    await new Trainer(gpu, recipe).run(recorder(straight, true));
+    const steps = straight.map((l) => l.globalStep as number);
+    expect(
+      steps.every((s, i) => i === 0 || s >= steps[i - 1]),
+      steps.join(','),
+    ).toBe(true);
+    expect(steps.at(-1)).toBe(recipe.sft.steps + recipe.rl.iterations);
+
+    const resumed: Line[] = [];
+    const first = new Trainer(gpu, recipe);
+    const store = new MemoryCheckpointStore();
+    await first.run({ ...recorder(resumed, true), shouldStop: () => first.sftStep >= 7 });
+    expect(first.phase).toBe('sft');
+    const ckpt = await first.checkpoint();
+    expect(ckpt.extra).toMatchObject({ phase: 'sft', sftSteps: 7 });
+    expect(ckpt.reference).toBeUndefined();
+    await saveCheckpoint(store, ckpt, { keepLast: 1 });
+    const second = new Trainer(gpu, recipe);
+    second.restore(await loadCheckpoint(store, { recipe }));
+    expect(second.secondsElapsed).toBeGreaterThanOrEqual(ckpt.extra.elapsedSeconds as number);
+    await second.run(recorder(resumed, true));
+    expect(numerics(resumed)).toEqual(numerics(straight));
+  });
+
+  it('a non-finite loss stops the run at that step with a DivergedError, after logging the row', async () => {
+    const gpu = await testGpu();
+    const lines: Line[] = [];
+    // The schema caps lr at 1; with no clipping, β2 = 0 and ε = 1e-30, AdamW divides 0 by ~0 (measured: sft/loss = NaN at step 3).
+    const trainer = new Trainer(gpu, tiny([...SHORT_TINY, ...DIVERGING]));
+    let error: unknown;
+    await trainer.run(recorder(lines)).catch((e) => {
+      error = e;
+    });
+    expect(isDivergedError(error), String(error)).toBe(true);
+    const last = lines.at(-1) as Line;
+    expect(Object.values(last.metrics).some((v) => !Number.isFinite(v))).toBe(true);
+    expect((error as Error).message).toMatch(new RegExp(`^training diverged: sft/(loss|grad_norm) = \\S+ at SFT step ${last.step}$`));
+    // The weights went non-finite with it: no checkpoint of them.
+    await expect(trainer.checkpoint()).rejects.toThrow(/the policy weights hold/);
   });
 
   it('the first policy step sees ratio 1 and KL 0: rollout, scoring and training numerics agree', async () => {

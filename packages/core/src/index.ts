@@ -84,6 +84,7 @@ export {
   formatHeaderLine,
   formatMetricsLine,
   formatSampleLine,
+  globalStep,
   METRICS_FORMAT,
   type MetricsHeader,
   type MetricsLog,
@@ -185,12 +186,13 @@ export {
   SPECIAL_TOKENS,
   type SpecialToken,
 } from './tokenizer/char-tokenizer.ts';
+export { checkFiniteWeights, DivergedError, divergence, isDivergedError } from './train/divergence.ts';
 export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
 export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
 export { collectAndScore, rlIteration, type ScoredRollouts, shuffled } from './train/rl-iteration.ts';
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';
 export { type SftBatch, SftStepper, sftBatch } from './train/sft.ts';
-export { Trainer, type TrainerHooks } from './train/trainer.ts';
+export { type MetricsAt, Trainer, type TrainerHooks } from './train/trainer.ts';
 export { type Minibatch, UpdateSteps } from './train/update-steps.ts';
 export { closestMatch, didYouMean, editDistance } from './util/suggest.ts';

@@ -1,4 +1,4 @@
-// Every metric a run may log, defined once (CONVENTIONS.md §5): the docs and the UI's tooltips
+// Every metric a run may log, defined once (docs/conventions.md §5): the docs and the UI's tooltips
 // read this file, and the metrics logger refuses a name that is not here. Names are namespaced:
 //   rollout/  what the sampled episodes looked like        policy/  the policy update
 //   critic/   the value network and advantages              eval/    fixed held-out and OOD sets
@@ -27,10 +27,17 @@ export interface MetricDefinition {
   doc: string;
   /** Which direction is good, where one is (the UI colours trends by it). */
   better?: 'higher' | 'lower';
+  /**
+   * A non-finite value means the run diverged: the Trainer stops there and keeps the last good
+   * checkpoint (train/divergence.ts). Set on losses, gradient norms and the reward, whose NaN or
+   * infinity poisons every later step (issue 10); not on ratios that are NaN by definition on
+   * degenerate batches.
+   */
+  divergence?: true;
 }
 
 export const METRICS = {
-  'rollout/reward': { unit: 'reward', doc: 'mean scalar reward per rollout (before any KL penalty)', better: 'higher' },
+  'rollout/reward': { unit: 'reward', doc: 'mean scalar reward per rollout (before any KL penalty)', better: 'higher', divergence: true },
   'rollout/success': { unit: 'fraction', doc: 'fraction of rollouts the verifier marks correct (addition: exact answer then <eos>)', better: 'higher' },
   'rollout/response_length': { unit: 'tokens', doc: 'mean action tokens per rollout, <eos> included' },
   'rollout/truncated_frac': { unit: 'fraction', doc: 'fraction of rollouts cut by the token or turn budget instead of ending', better: 'lower' },
@@ -42,7 +49,11 @@ export const METRICS = {
   'rollout/advantage_mean': { unit: 'value', doc: 'mean advantage over action tokens, before whitening' },
   'rollout/advantage_std': { unit: 'value', doc: 'standard deviation of advantages over action tokens, before whitening' },
   'rollout/kl_penalty': { unit: 'nats', doc: 'mean per-rollout sum of β·KL placed in the reward (KL-in-reward only)' },
-  'policy/loss': { unit: 'loss', doc: 'policy loss: clipped surrogate − c_H·entropy (+ β·KL in loss), aggregated as the recipe says, last epoch mean' },
+  'policy/loss': {
+    unit: 'loss',
+    doc: 'policy loss: clipped surrogate − c_H·entropy (+ β·KL in loss), aggregated as the recipe says, last epoch mean',
+    divergence: true,
+  },
   'policy/kl': { unit: 'nats/token', doc: 'KL from the policy to the reference (SFT) policy per token, with the recipe’s estimator', better: 'lower' },
   'policy/entropy': { unit: 'nats/token', doc: 'entropy of the sampling distribution (temperature applied) per token' },
   'policy/clip_frac': { unit: 'fraction', doc: 'fraction of action tokens whose ratio was clipped (no gradient) in the update' },
@@ -54,9 +65,14 @@ export const METRICS = {
     doc: 'mean |log π_roll − log π_old| per token: sampler vs trainer numerics (0 when they agree)',
     better: 'lower',
   },
-  'policy/grad_norm': { unit: 'norm', doc: 'global L2 norm of the policy gradient before clipping, mean over minibatches' },
+  'policy/grad_norm': { unit: 'norm', doc: 'global L2 norm of the policy gradient before clipping, mean over minibatches', divergence: true },
   'policy/lr': { unit: 'lr', doc: 'policy learning rate in effect' },
-  'critic/value_loss': { unit: 'loss', doc: 'clipped value loss ½·max((V−R̂)², (V_clip−R̂)²) per token, mean over the update', better: 'lower' },
+  'critic/value_loss': {
+    unit: 'loss',
+    doc: 'clipped value loss ½·max((V−R̂)², (V_clip−R̂)²) per token, mean over the update',
+    better: 'lower',
+    divergence: true,
+  },
   'critic/explained_var': {
     unit: 'fraction',
     doc: '1 − Var(R̂ − V)/Var(R̂) over action tokens: 1 = values predict returns, ≤ 0 = no better than a constant',
@@ -65,7 +81,7 @@ export const METRICS = {
   'critic/value_mean': { unit: 'value', doc: 'mean critic value V over action tokens at rollout time' },
   'critic/return_mean': { unit: 'value', doc: 'mean critic target R̂ (GAE with λ_critic) over action tokens' },
   'critic/value_clip_frac': { unit: 'fraction', doc: 'fraction of action tokens whose value update was clipped by ε_v' },
-  'critic/grad_norm': { unit: 'norm', doc: 'global L2 norm of the critic gradient before clipping, mean over minibatches' },
+  'critic/grad_norm': { unit: 'norm', doc: 'global L2 norm of the critic gradient before clipping, mean over minibatches', divergence: true },
   'eval/held_out_success': {
     unit: 'fraction',
     doc: 'greedy exact-match success on the fixed held-out set (training digits, never trained on)',
@@ -73,8 +89,8 @@ export const METRICS = {
   },
   'eval/ood_success': { unit: 'fraction', doc: 'greedy exact-match success on the fixed out-of-distribution set (longer operands)', better: 'higher' },
   'eval/response_length': { unit: 'tokens', doc: 'mean response tokens on the held-out set' },
-  'sft/loss': { unit: 'nats/token', doc: 'cross-entropy of the completion and <eos> tokens in the SFT warm start', better: 'lower' },
-  'sft/grad_norm': { unit: 'norm', doc: 'global L2 norm of the SFT gradient before clipping' },
+  'sft/loss': { unit: 'nats/token', doc: 'cross-entropy of the completion and <eos> tokens in the SFT warm start', better: 'lower', divergence: true },
+  'sft/grad_norm': { unit: 'norm', doc: 'global L2 norm of the SFT gradient before clipping', divergence: true },
   'perf/tokens_per_s': { unit: 'tokens/s', doc: 'action tokens sampled per second of rollout time', better: 'higher' },
   'perf/train_tokens_per_s': {
     unit: 'tokens/s',

@@ -1,8 +1,13 @@
 // The run log formats, shared by the Node runner (files), the browser (IndexedDB) and replay.
 //
 // metrics.jsonl: line 1 = {"kind":"recipe","format":"horizon.metrics/1","recipe":{…}} (the resolved
-// recipe, CONVENTIONS.md §4); then one line per logged step:
-//   {"kind":"metrics","phase":"rl","step":12,"time_s":81.4,"metrics":{"rollout/reward":0.4,…}}
+// recipe, docs/conventions.md §4); then one line per logged step:
+//   {"kind":"metrics","phase":"rl","step":12,"global_step":312,"time_s":81.4,"metrics":{"rollout/reward":0.4,…}}
+// `step` is the phase's own counter (SFT step, RL iteration; an eval carries the iteration it
+// followed, 0 after SFT). `global_step` never goes backwards over a whole run, resumes included:
+// SFT step s → s, an RL iteration k or the eval after it → sft.steps + k (globalStep below). Key a
+// dashboard on it (wandb's `step=`): keyed on `step`, the RL points would land on the SFT ones
+// (issue 10). `time_s` counts training seconds since the run started, carried across resumes.
 // samples.jsonl: one SampleRecord per line.
 // JSON has no NaN or Infinity; they are written as the strings "NaN", "Infinity", "-Infinity" and
 // read back as numbers, because a NaN loss is exactly what a log must not lose.
@@ -20,7 +25,12 @@ export interface MetricsRecord {
   phase: Phase;
   /** SFT step or RL iteration (eval records carry the iteration they followed). */
   step: number;
-  /** Seconds since the run started (wall clock; not part of bitwise-resume comparisons). */
+  /**
+   * Steps since the run started, non-decreasing across phases (globalStep). The Trainer supplies it
+   * on every record; logs written before it existed lack it, and parseMetricsLog fills it in.
+   */
+  global_step?: number;
+  /** Seconds of training since the run started, resumes included (wall clock; not part of bitwise-resume comparisons). */
   time_s: number;
   metrics: Partial<Record<MetricName, number>>;
 }
@@ -32,6 +42,11 @@ export interface MetricsHeader {
   recipe: Record<string, unknown>;
 }
 
+/** The run-wide step of a record: SFT step s → s; RL iteration k, or the eval after it → sftSteps + k. */
+export function globalStep(phase: Phase, step: number, sftSteps: number): number {
+  return phase === 'sft' ? step : sftSteps + step;
+}
+
 const encodeNumber = (x: number): number | string => (Number.isFinite(x) ? x : String(x));
 const decodeNumber = (x: unknown): number =>
   typeof x === 'number' ? x : x === 'NaN' ? Number.NaN : x === 'Infinity' ? Infinity : x === '-Infinity' ? -Infinity : Number.NaN;
@@ -40,6 +55,8 @@ const decodeNumber = (x: unknown): number =>
 export function checkMetricsRecord(record: MetricsRecord): void {
   if (!PHASES.includes(record.phase)) throw new RangeError(`metrics phase must be one of ${PHASES.join(', ')}, got "${record.phase}"`);
   if (!Number.isInteger(record.step) || record.step < 0) throw new RangeError(`metrics step must be a non-negative integer, got ${record.step}`);
+  if (record.global_step !== undefined && (!Number.isInteger(record.global_step) || record.global_step < 0))
+    throw new RangeError(`metrics global_step must be a non-negative integer, got ${record.global_step}`);
   if (!Number.isFinite(record.time_s) || record.time_s < 0) throw new RangeError(`metrics time_s must be a finite non-negative number, got ${record.time_s}`);
   for (const [name, value] of Object.entries(record.metrics)) {
     if (!isMetricName(name)) throw new RangeError(`metric "${name}" is not defined in metrics/glossary.ts; add it there with a unit and a one-line doc`);
@@ -55,7 +72,8 @@ export function formatMetricsLine(record: MetricsRecord): string {
   checkMetricsRecord(record);
   const metrics: Record<string, number | string> = {};
   for (const [name, value] of Object.entries(record.metrics)) metrics[name] = encodeNumber(value as number);
-  return `${JSON.stringify({ kind: 'metrics', phase: record.phase, step: record.step, time_s: record.time_s, metrics })}\n`;
+  const line = { kind: 'metrics', phase: record.phase, step: record.step, ...(record.global_step !== undefined ? { global_step: record.global_step } : {}) };
+  return `${JSON.stringify({ ...line, time_s: record.time_s, metrics })}\n`;
 }
 
 export interface MetricsLog {
@@ -98,10 +116,16 @@ export function parseMetricsLog(text: string, fileName = 'metrics.jsonl'): Metri
     const metrics: Record<string, number> = {};
     for (const [name, value] of Object.entries(json.metrics as Record<string, unknown>)) metrics[name] = decodeNumber(value);
     const record = { phase: json.phase, step: json.step, time_s: json.time_s, metrics } as MetricsRecord;
+    if (json.global_step !== undefined) record.global_step = json.global_step as number;
     try {
       checkMetricsRecord(record);
     } catch (error) {
       bad(i + 1, `is not a valid metrics record (${(error as Error).message})`);
+    }
+    if (record.global_step === undefined) {
+      // A log from before global_step: derive it from the header's recipe.
+      const sft = (header?.recipe as { sft?: { steps?: unknown } } | undefined)?.sft?.steps;
+      if (typeof sft === 'number') record.global_step = globalStep(record.phase, record.step, sft);
     }
     records.push(record);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SampleBuilder } from '../envs/sample.ts';
 import { InputError } from '../errors.ts';
 import { METRIC_NAMES, METRIC_NAMESPACES, METRICS } from './glossary.ts';
-import { formatHeaderLine, formatMetricsLine, formatSampleLine, type MetricsRecord, parseMetricsLog, sampleRecord } from './jsonl.ts';
+import { formatHeaderLine, formatMetricsLine, formatSampleLine, globalStep, type MetricsRecord, parseMetricsLog, sampleRecord } from './jsonl.ts';
 import { MemoryMetricsLogger } from './logger.ts';
 
 const rec = (step: number, metrics: MetricsRecord['metrics'], phase: MetricsRecord['phase'] = 'rl'): MetricsRecord => ({
@@ -104,6 +104,23 @@ describe('MemoryMetricsLogger', () => {
     expect(logger.series('eval/held_out_success', 'rl')).toEqual([]);
     await logger.close();
     await expect(logger.log(rec(3, {}))).rejects.toThrow(/after close/);
+  });
+});
+
+describe('global_step', () => {
+  it('is SFT step s → s, RL iteration k (or the eval after it) → sft.steps + k, written after step and read back', () => {
+    expect([globalStep('sft', 7, 300), globalStep('eval', 0, 300), globalStep('rl', 1, 300), globalStep('eval', 5, 300)]).toEqual([7, 300, 301, 305]);
+    const line = formatMetricsLine({ ...rec(2, {}), global_step: 302 });
+    expect(line).toMatch(/^\{"kind":"metrics","phase":"rl","step":2,"global_step":302,"time_s":1,/);
+    const recipe = { name: 'x', sft: { steps: 300 } };
+    expect(parseMetricsLog(formatHeaderLine(recipe) + line).records[0].global_step).toBe(302);
+    expect(() => formatMetricsLine({ ...rec(2, {}), global_step: -1 })).toThrow(/global_step must be a non-negative integer/);
+  });
+
+  it('is derived from the header for a log written before it existed', () => {
+    const recipe = { name: 'x', sft: { steps: 300 } };
+    const text = formatHeaderLine(recipe) + formatMetricsLine(rec(4, {}, 'sft')) + formatMetricsLine(rec(0, {}, 'eval')) + formatMetricsLine(rec(3, {}));
+    expect(parseMetricsLog(text).records.map((r) => r.global_step)).toEqual([4, 300, 303]);
   });
 });
 

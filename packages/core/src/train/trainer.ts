@@ -5,6 +5,9 @@
 // Reproducibility: initial weights, SFT data, rollouts and minibatch shuffles all derive from the
 // recipe's seed and the step or iteration number, so a run resumed from a checkpoint (weights,
 // optimizer moments, data cursors) continues exactly as the uninterrupted run on the same device.
+// A checkpoint can be taken in either phase: during SFT it holds the policy, the SFT optimizer and
+// the SFT step (extra.phase = "sft", step 0); during RL also the reference and the critic.
+// A non-finite loss, gradient norm or reward stops the run (train/divergence.ts).
 
 import type { Gpu } from '@horizon/kernels';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
@@ -13,7 +16,7 @@ import type { Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import { createTask, type EvalSplit, type Task } from '../envs/tasks.ts';
 import type { MetricName } from '../metrics/glossary.ts';
-import type { Phase } from '../metrics/jsonl.ts';
+import { globalStep, type Phase } from '../metrics/jsonl.ts';
 import { Generator } from '../model/generate.ts';
 import { Gpt } from '../model/gpt.ts';
 import { initParameters } from '../model/init.ts';
@@ -22,6 +25,7 @@ import { parameterLayout } from '../model/parameters.ts';
 import { modelConfigs } from '../recipe/checks.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
+import { checkFiniteWeights, divergence } from './divergence.ts';
 import { evaluate } from './evaluate.ts';
 import { GpuSampler } from './gpu-sampler.ts';
 import { collectAndScore, type RlContext, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
@@ -34,14 +38,22 @@ const INIT = { policy: 21, critic: 22 } as const;
 /** Philox streams of the samplers. */
 const SAMPLER_STREAM = { rollout: 1, eval: 2 } as const;
 
+/** Where a metrics row sits in the whole run: the record's `global_step` and `time_s`. */
+export interface MetricsAt {
+  globalStep: number;
+  /** Training seconds since the run started, time before a resume included. */
+  seconds: number;
+}
+
 export interface TrainerHooks {
-  onMetrics?(phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>): Promise<void> | void;
+  /** A row of metrics; if a divergence metric is not finite, run() then throws a DivergedError. */
+  onMetrics?(phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>, at: MetricsAt): Promise<void> | void;
   /** Rollouts of an RL iteration or an evaluation, with per-token channels (indexed like tokens). */
   onSamples?(phase: Phase, step: number, samples: { sample: Sample; channels?: Record<string, Float32Array> }[]): Promise<void> | void;
   onProgress?(phase: 'sft' | 'rl', done: number, total: number, fields: { reward?: number; success?: number }): void;
   /** Called at every checkpoint interval and at the end; `save` builds the checkpoint. */
   onCheckpoint?(step: number, save: () => Promise<Checkpoint>): Promise<void> | void;
-  /** Polled between steps; returning true stops the run after the current step (pause, Ctrl-C). */
+  /** Polled between steps (SFT steps too); returning true stops the run after the current step (pause, Ctrl-C). */
   shouldStop?(): boolean;
 }
 
@@ -65,6 +77,8 @@ export class Trainer {
   private sftStepper: SftStepper | undefined;
   private readonly updates: UpdateSteps;
   private readonly start = performance.now();
+  /** Training seconds of the run before this process (a resumed checkpoint's). */
+  private secondsBefore = 0;
 
   constructor(
     readonly gpu: Gpu,
@@ -95,7 +109,24 @@ export class Trainer {
   }
 
   get secondsElapsed(): number {
-    return (performance.now() - this.start) / 1000;
+    return this.secondsBefore + (performance.now() - this.start) / 1000;
+  }
+
+  /** The phase of the next step: SFT until the warm start is done and the reference exists. */
+  get phase(): 'sft' | 'rl' {
+    return this.reference ? 'rl' : 'sft';
+  }
+
+  /** Steps done over the whole run (metrics.jsonl's global_step of the latest row). */
+  get globalStep(): number {
+    return this.sftStep + this.iteration;
+  }
+
+  /** Hands a row to the front end, then stops the run if it diverged. */
+  private async emit(hooks: TrainerHooks, phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>): Promise<void> {
+    await hooks.onMetrics?.(phase, step, metrics, { globalStep: globalStep(phase, step, this.sftStep), seconds: this.secondsElapsed });
+    const diverged = divergence(phase, step, metrics);
+    if (diverged) throw diverged;
   }
 
   /** Runs whatever is left of the recipe: SFT, then RL, with evaluations and checkpoints. */
@@ -114,7 +145,7 @@ export class Trainer {
       const result = await rlIteration(ctx, this.iteration, this.cursor, frozen);
       this.iteration++;
       this.cursor += recipe.rl.promptsPerIteration;
-      await hooks.onMetrics?.('rl', this.iteration, result.metrics);
+      await this.emit(hooks, 'rl', this.iteration, result.metrics);
       await hooks.onSamples?.('rl', this.iteration, result.samples.slice(0, SAMPLES_PER_ITERATION));
       hooks.onProgress?.('rl', this.iteration, total, { reward: result.metrics['rollout/reward'], success: result.metrics['rollout/success'] });
       const last = this.iteration === total;
@@ -136,7 +167,7 @@ export class Trainer {
       const batch = sftBatch(examples, (text) => tokenizer.encode(text), tokenizer.eosId, tokenizer.padId, recipe.model.contextLength);
       const { loss, gradNorm } = await stepper.step(batch, options);
       this.sftStep++;
-      await hooks.onMetrics?.('sft', this.sftStep, { 'sft/loss': loss, 'sft/grad_norm': gradNorm });
+      await this.emit(hooks, 'sft', this.sftStep, { 'sft/loss': loss, 'sft/grad_norm': gradNorm });
       hooks.onProgress?.('sft', this.sftStep, steps, {});
     }
   }
@@ -209,7 +240,7 @@ export class Trainer {
     const limits = { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns };
     const heldOut = await evaluate(this.task, 'heldOut', this.tokenizer, greedy, limits);
     const ood = await evaluate(this.task, 'ood', this.tokenizer, greedy, limits);
-    await hooks.onMetrics?.('eval', step, {
+    await this.emit(hooks, 'eval', step, {
       'eval/held_out_success': heldOut.success,
       'eval/ood_success': ood.success,
       'eval/response_length': heldOut.responseLength,
@@ -223,13 +254,18 @@ export class Trainer {
     return { heldOut: heldOut.success, ood: ood.success };
   }
 
-  /** Everything needed to continue this run exactly. */
+  /**
+   * Everything needed to continue this run exactly, in either phase. Refuses (DivergedError)
+   * weights that are not finite: the last checkpoint written stays the last good one.
+   */
   async checkpoint(): Promise<Checkpoint> {
-    const model = async (gpt: Gpt, optimizer?: AdamW): Promise<ModelState> => ({
-      config: gpt.config,
-      params: await gpt.readParameters(),
-      ...(optimizer ? { adam: await optimizer.saveState() } : {}),
-    });
+    const phase = this.phase;
+    const step = phase === 'sft' ? this.sftStep : this.iteration;
+    const model = async (gpt: Gpt, optimizer?: AdamW): Promise<ModelState> => {
+      const params = await gpt.readParameters();
+      checkFiniteWeights(gpt.label, params, phase, step);
+      return { config: gpt.config, params, ...(optimizer ? { adam: await optimizer.saveState() } : {}) };
+    };
     return {
       step: this.iteration,
       recipe: this.recipe,
@@ -239,13 +275,21 @@ export class Trainer {
       // Every generator is re-derived from (seed, iteration): nothing else to save.
       rng: {},
       dataCursor: { train: this.cursor, sft: this.sftStep * this.recipe.sft.batchSize },
-      extra: { sftSteps: this.sftStep },
+      extra: { phase, sftSteps: this.sftStep, elapsedSeconds: this.secondsElapsed },
     };
   }
 
-  /** Continues from `ckpt` (taken by `checkpoint()` of a run with the same recipe). */
+  /** Continues from `ckpt` (taken by `checkpoint()` of a run with the same recipe), in its phase. */
   restore(ckpt: Checkpoint): void {
-    if (!ckpt.reference) throw new RangeError('this checkpoint has no reference policy: it was not taken during RL');
+    this.secondsBefore = Number(ckpt.extra.elapsedSeconds ?? 0);
+    if (!ckpt.reference) {
+      // An SFT-phase checkpoint: the policy and the SFT optimizer mid warm start.
+      if (!ckpt.policy.adam) throw new RangeError('this checkpoint has neither a reference policy nor the SFT optimizer state');
+      this.sftStep = Number(ckpt.extra.sftSteps ?? 0);
+      this.policy.writeParameters(ckpt.policy.params);
+      this.policyOptimizer.loadState(ckpt.policy.adam);
+      return;
+    }
     this.sftStep = Number(ckpt.extra.sftSteps ?? this.recipe.sft.steps);
     this.iteration = ckpt.step;
     this.cursor = ckpt.dataCursor.train ?? 0;

@@ -1,9 +1,20 @@
 // A training run in the worker: core's Trainer on the worker's device, driven by a step budget
 // (play = no limit, step = 1, run N = N; one step is an SFT step or an RL iteration), its rows
 // batched to the page and appended to IndexedDB. Pausing takes effect between steps (the Trainer
-// polls `shouldStop`), so a step in flight always completes and is logged.
+// polls `shouldStop`), so a step in flight always completes and is logged. A run diverges by core's
+// rule (train/divergence.ts), the same stop as `horizon train`'s.
 
-import { type MetricName, type MetricsRecord, type Phase, type Recipe, type Sample, sampleRecord, Trainer } from '@horizon/core';
+import {
+  isDivergedError,
+  type MetricName,
+  type MetricsAt,
+  type MetricsRecord,
+  type Phase,
+  type Recipe,
+  type Sample,
+  sampleRecord,
+  Trainer,
+} from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
 import type { RunStore } from '../storage/runs.ts';
 import type { ReplaySample, RunPosition, RunState, RunSummary, RunUpdate } from './api.ts';
@@ -80,7 +91,7 @@ export class LiveRun {
     const { trainer, recipe } = this;
     try {
       await trainer.run({
-        onMetrics: (phase, step, metrics) => this.onMetrics(phase, step, metrics),
+        onMetrics: (phase, step, metrics, at) => this.onMetrics(phase, step, metrics, at),
         onSamples: (phase, step, rows) => {
           for (const { sample, channels } of rows) {
             const pieces = sample.tokens.map((id) => trainer.tokenizer.decode([id]));
@@ -92,24 +103,19 @@ export class LiveRun {
       });
       if (this.state === 'running') this.setState(trainer.iteration >= recipe.rl.iterations ? 'finished' : 'paused');
     } catch (error) {
-      this.setState('failed', `Training stopped with an error: ${(error as Error)?.message ?? String(error)}`);
+      // The diverged row is already in `pending`; the message names the metric and the step.
+      if (isDivergedError(error)) this.setState('diverged', `Diverged: ${error.message.replace(/^training diverged: /, '')}.`);
+      else this.setState('failed', `Training stopped with an error: ${(error as Error)?.message ?? String(error)}`);
     } finally {
       this.loop = null;
     }
   }
 
-  private onMetrics(phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>): void {
-    this.pending.records.push({ phase, step, time_s: this.trainer.secondsElapsed, metrics });
+  private onMetrics(phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>, at: MetricsAt): void {
+    this.pending.records.push({ phase, step, global_step: at.globalStep, time_s: at.seconds, metrics });
     const total = phase === 'sft' ? this.recipe.sft.steps : this.recipe.rl.iterations;
     this.position = { phase, step, total };
     if (phase !== 'eval') this.budget--;
-    const bad = Object.entries(metrics).find(([, v]) => !Number.isFinite(v));
-    if (bad) {
-      // A NaN loss poisons every later step: stop here and say where (UI.md §12).
-      this.budget = 0;
-      this.setState('diverged', `Diverged: ${bad[0]} = ${bad[1]} at ${phase} step ${step}.`);
-      return;
-    }
     this.updates.schedule();
   }
 
