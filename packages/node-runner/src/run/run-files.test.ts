@@ -51,6 +51,7 @@ describe('run directories', () => {
 });
 
 describe('metrics.jsonl and samples.jsonl on disk', () => {
+  const resumeAt = async (path: string, r: typeof recipe, records: number) => FileMetricsLogger.resume(await FileMetricsLogger.inspect(path, r, { records }));
   const rec = (step: number) => ({ phase: 'rl' as const, step, time_s: step, metrics: { 'rollout/reward': step / 10 } });
 
   it('starts with the recipe, appends records, refuses to overwrite', async () => {
@@ -76,7 +77,7 @@ describe('metrics.jsonl and samples.jsonl on disk', () => {
     for (const s of [1, 2, 3, 4]) await logger.log(rec(s));
     await logger.close();
     await writeFile(path, `${await readFile(path, 'utf8')}{"kind":"metrics","ph`);
-    const resumed = await FileMetricsLogger.resume(path, recipe, 2);
+    const resumed = await resumeAt(path, recipe, 2);
     expect(resumed.recordCount).toBe(2);
     await resumed.log(rec(3));
     await resumed.close();
@@ -95,16 +96,14 @@ describe('metrics.jsonl and samples.jsonl on disk', () => {
     await logger.close();
     const before = await readFile(path, 'utf8');
     const other = resolveRecipe({ preset: 'tiny', sets: ['rl.gamma=0.99'] }).recipe;
-    expect((await inputError(FileMetricsLogger.resume(path, other, 1))).message).toBe(
+    expect((await inputError(resumeAt(path, other, 1))).message).toBe(
       `cannot resume from ${path}: it was trained with rl.gamma = 1 but this run asks for 0.99; resume with the same recipe and --set options, or start a new run.`,
     );
-    expect((await inputError(FileMetricsLogger.resume(path, recipe, 5))).message).toBe(
-      `${path} has 2 complete lines but the checkpoint was taken after 6; the log lost lines, so start a new run.`,
+    expect((await inputError(resumeAt(path, recipe, 5))).message).toBe(
+      `${path} has 2 complete lines but the checkpoint was taken after 6, so it does not match the checkpoint; restore the file from a backup or start a new run.`,
     );
     expect(await readFile(path, 'utf8')).toBe(before);
-    expect((await inputError(FileMetricsLogger.resume(join(dir, 'nope.jsonl'), recipe, 0))).message).toMatch(
-      /nope.jsonl is missing; the run directory is incomplete\.$/,
-    );
+    expect((await inputError(resumeAt(join(dir, 'nope.jsonl'), recipe, 0))).message).toMatch(/nope.jsonl is missing; the run directory is incomplete\.$/);
   });
 
   it('samples.jsonl appends one record per line and resumes by count', async () => {
@@ -128,7 +127,7 @@ describe('metrics.jsonl and samples.jsonl on disk', () => {
     await file.append([sample(1), sample(1)]);
     await file.append([sample(2)]);
     await file.close();
-    const resumed = await SamplesFile.resume(path, 2);
+    const resumed = await SamplesFile.resume(await SamplesFile.inspect(path, { lines: 2 }));
     await resumed.append([sample(3)]);
     await resumed.close();
     expect(

@@ -1,0 +1,57 @@
+// Ctrl-C and SIGTERM during `horizon train` (issue 11 items 3-4). The first signal asks the Trainer
+// to stop after the step in flight; train.ts then writes a checkpoint (in SFT too), says where it is,
+// and exits 128 + the signal number (130 SIGINT, 143 SIGTERM) so a script can tell a stopped run
+// from a finished one (exit 0). A second signal (REPEAT_MS or more later) stops at once: `onSecond`
+// says what was kept and exits.
+//
+// Under `pnpm horizon train`, Ctrl-C reaches pnpm too, and pnpm exits 130 at once (it does not wait
+// for its child); the shell prompt comes back while this process is still saving. The first message
+// says so when an npm-style runner started us (npm_lifecycle_event is set), so the lines that follow
+// the prompt are expected rather than confusing.
+
+/**
+ * A repeat within this long of the first signal is taken as the same one. The tsx CLI (`tsx
+ * main.ts`) relays a signal to its child, re-sends it when the child has not acknowledged it within
+ * 30 ms, and SIGKILLs the child 30 ms later (tsx 4.23, relaySignalToChild): a GPU step keeps the event
+ * loop that long, so one Ctrl-C arrived twice (seen: SIGTERM in SFT stopped at once, 15 rows redone)
+ * or killed the run outright (exit 130, nothing saved). `pnpm horizon` and `pnpm train` therefore run
+ * `node --import tsx`, which has no relay; this window covers anyone who starts the tsx CLI by hand.
+ * A person's second Ctrl-C comes later than this.
+ */
+export const REPEAT_MS = 250;
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+export const SIGNAL_EXIT: Record<StopSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+
+export class StopSignals {
+  /** The first signal received, if any. */
+  signal: StopSignal | undefined;
+  private firstAt = 0;
+  private readonly handler = (signal: StopSignal) => {
+    if (this.signal === undefined) {
+      this.signal = signal;
+      this.firstAt = performance.now();
+      this.onFirst(signal);
+    } else if (performance.now() - this.firstAt >= REPEAT_MS) this.onSecond(signal);
+  };
+
+  constructor(
+    private readonly onFirst: (signal: StopSignal) => void,
+    private readonly onSecond: (signal: StopSignal) => void,
+  ) {
+    process.on('SIGINT', this.handler);
+    process.on('SIGTERM', this.handler);
+  }
+
+  get requested(): boolean {
+    return this.signal !== undefined;
+  }
+
+  dispose(): void {
+    process.off('SIGINT', this.handler);
+    process.off('SIGTERM', this.handler);
+  }
+}
+
+/** True when a package manager's script runner (pnpm, npm) started this process. */
+export const underScriptRunner = (): boolean => process.env.npm_lifecycle_event !== undefined;
