@@ -106,6 +106,33 @@ describe('metrics.jsonl and samples.jsonl on disk', () => {
     expect((await inputError(resumeAt(join(dir, 'nope.jsonl'), recipe, 0))).message).toMatch(/nope.jsonl is missing; the run directory is incomplete\.$/);
   });
 
+  it('resume cuts at the byte position the checkpoint recorded and refuses a log that no longer matches it', async () => {
+    const dir = join(root, 'log5');
+    await mkdir(dir);
+    const path = join(dir, 'metrics.jsonl');
+    const logger = await FileMetricsLogger.create(path, recipe);
+    for (const s of [1, 2]) await logger.log({ ...rec(s), global_step: s });
+    const at = { records: logger.recordCount, bytes: logger.byteCount, globalStep: 2 };
+    await logger.log({ ...rec(3), global_step: 3 });
+    await logger.close();
+    const full = await readFile(path, 'utf8');
+    const plan = await FileMetricsLogger.inspect(path, recipe, at);
+    expect(plan).toMatchObject({ lines: 3, bytes: at.bytes, cut: true });
+    expect(await readFile(path, 'utf8')).toBe(full); // inspecting writes nothing
+    // A second writer's duplicated row before the checkpoint's position: counting lines would keep the wrong ones.
+    const lines = full.split('\n');
+    await writeFile(path, [lines[0], lines[1], lines[1], ...lines.slice(2)].join('\n'));
+    expect((await inputError(FileMetricsLogger.inspect(path, recipe, at))).message).toMatch(/does not match the checkpoint/);
+    await writeFile(path, full);
+    expect((await inputError(FileMetricsLogger.inspect(path, recipe, { ...at, globalStep: 7 }))).message).toMatch(
+      /its row 2 is at global step 2, the checkpoint at 7/,
+    );
+    const resumed = await FileMetricsLogger.resume(plan);
+    await resumed.log({ ...rec(3), global_step: 3 });
+    await resumed.close();
+    expect(await readFile(path, 'utf8')).toBe(full);
+  });
+
   it('samples.jsonl appends one record per line and resumes by count', async () => {
     const dir = join(root, 'log4');
     await mkdir(dir);
