@@ -15,6 +15,7 @@ import type { Checkpoint, ModelState } from '../checkpoint/checkpoint.ts';
 import type { Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import { createTask, type EvalSplit, type Task } from '../envs/tasks.ts';
+import { InputError } from '../errors.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import { globalStep, type Phase } from '../metrics/jsonl.ts';
 import { Generator } from '../model/generate.ts';
@@ -227,7 +228,11 @@ export class Trainer {
    * updating anything: rollouts with per-token log-probs, values and advantages (`horizon sample`).
    */
   async sampleBatch(): Promise<ScoredRollouts> {
-    if (!this.reference) throw new RangeError('sampleBatch needs a trainer in its RL phase (after SFT or restored from a checkpoint)');
+    if (!this.reference)
+      throw new InputError(
+        'checkpoint',
+        `this checkpoint was taken during SFT (after step ${this.sftStep}), before RL has a reference policy to score against; resume the run past SFT and sample a later checkpoint.`,
+      );
     return collectAndScore(this.rlContext(), this.iteration, this.cursor);
   }
 
