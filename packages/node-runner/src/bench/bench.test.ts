@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Ceilings, rooflineGflops } from './ceilings.ts';
 import { runTorchPeer } from './peers/pytorch.ts';
+import { tfjsMissing } from './peers/tfjs.ts';
 import { makeRow, withCeiling } from './row.ts';
 import { DEFAULT_BENCH_MODEL, matmulBytes, matmulCaseName, modelMatmulCases, squareMatmulCases } from './shapes.ts';
 import { formatNumber, formatTable } from './table.ts';
@@ -113,5 +114,16 @@ describe('PyTorch peer', () => {
       if (previous === undefined) delete process.env.HORIZON_PYTHON;
       else process.env.HORIZON_PYTHON = previous;
     }
+  });
+});
+
+describe('tfjs peer', () => {
+  it('without its packages (dev dependencies), it answers "tfjs not installed" naming what is missing', () => {
+    expect(tfjsMissing((name) => name !== '@tensorflow/tfjs-core')).toBe(
+      'unavailable: tfjs not installed (@tensorflow/tfjs-core: dev dependencies of @horizon/node-runner; pnpm install without --prod)',
+    );
+    expect(tfjsMissing(() => true)).toBeUndefined();
+    // Here, a dev install, they are all present.
+    expect(tfjsMissing()).toBeUndefined();
   });
 });

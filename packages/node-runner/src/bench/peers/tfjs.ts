@@ -45,6 +45,13 @@ let loading: Promise<TfjsPeer> | undefined;
 /** What the peer loads; dev dependencies, so a production install of the CLI runs without them. */
 const TFJS_PACKAGES = ['@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-webgpu', 'esbuild'] as const;
 
+/** Why the peer cannot load here ("tfjs not installed" and which), or undefined when all resolve. */
+export function tfjsMissing(resolves: (name: string) => boolean = resolvable): string | undefined {
+  const missing = TFJS_PACKAGES.filter((name) => !resolves(name));
+  if (missing.length === 0) return undefined;
+  return `unavailable: tfjs not installed (${missing.join(', ')}: dev dependencies of @horizon/node-runner; pnpm install without --prod)`;
+}
+
 function resolvable(name: string): boolean {
   try {
     createRequire(import.meta.url).resolve(name);
@@ -64,10 +71,8 @@ async function start(ours: DeviceReport): Promise<TfjsPeer> {
   if (typeof (globalThis as { Deno?: unknown }).Deno !== 'undefined') {
     throw new PeerUnavailable("unavailable: tfjs-backend-webgpu 4.22 fails on Deno's WebGPU (tensorflow/tfjs#8518); run the bench under Node");
   }
-  const missing = TFJS_PACKAGES.filter((name) => !resolvable(name));
-  if (missing.length > 0) {
-    throw new PeerUnavailable(`unavailable: tfjs not installed (${missing.join(', ')}: dev dependencies of @horizon/node-runner; pnpm install without --prod)`);
-  }
+  const missing = tfjsMissing();
+  if (missing) throw new PeerUnavailable(missing);
   const dawn = (await import('webgpu')) as unknown as { create(flags: string[]): GPU; globals: Record<string, unknown> };
   Object.assign(globalThis, dawn.globals);
   // navigator.gpu keeps the instance alive for the rest of the process: Dawn stops serving an
