@@ -1,5 +1,5 @@
 // Times causal attention forward + backward on the GPU (median of N after warm-up), at the shape
-// issue 3 asks for: B=8, T=64, D=64, H=4. Not a test; the bench command owns the published rows.
+// the GPU model was first sized for: B=8, T=64, D=64, H=4. Not a test; the bench command owns the published rows.
 //
 //   npx tsx tools/bench/attention-timing.ts [B T D H reps]
 

@@ -1,4 +1,4 @@
-// The recipe: one validated config object per run (CONVENTIONS.md §4). Every field has a one-line
+// The recipe: one validated config object per run (docs/conventions.md §4). Every field has a one-line
 // doc and a default (the defaults are the `add-ppo` preset); sections are strict, so a misspelt key
 // is an error naming its path, never a silently ignored setting. The CLI help, the printed table
 // and the web UI's controls all read these docs through fields.ts.
@@ -99,7 +99,7 @@ export const RecipeSchema = z
       criticLr: positive('critic learning rate', 1e-3, 1),
       gradClip: real('global gradient-norm clip (0 = off)', 1, 0, 1e6),
       whiten: flag('whiten advantages over the batch’s action tokens', true),
-      lossAggregation: choice('how per-token losses are averaged (ALGORITHMS.md §0.4)', LOSS_AGGREGATIONS, 'token-mean'),
+      lossAggregation: choice('how per-token losses are averaged (docs/algorithms/README.md §3)', LOSS_AGGREGATIONS, 'token-mean'),
       criticWarmupSteps: int('critic-only iterations before the policy updates (PPO)', 5, 0, 1_000_000),
     }),
     eval: section('evaluation on fixed problem sets', {

@@ -124,7 +124,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   clock.lap();
 
   // 5. Updates: epochs × minibatches over a fresh shuffle each epoch; every loss term of every
-  //    minibatch is scaled by denominators of the whole batch (ALGORITHMS.md §0.4).
+  //    minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
   const scales = lossScales(actionCounts(rows.actionMask, rows.B, rows.T), {
     mode: rl.lossAggregation,
     rolloutIds: rows.rolloutIds,

@@ -11,7 +11,7 @@ import { trainStepSection } from './train-steps.ts';
 
 export type { BenchContext, BenchSection } from './section.ts';
 
-/** GAE and the loss kernels (issue 4), beside the float64 TypeScript reference on the CPU. */
+/** GAE and the loss kernels (docs/algorithms/), beside the float64 TypeScript reference on the CPU. */
 const rlKernelSection: BenchSection = {
   name: 'rl kernels',
   run: (ctx) => benchRlKernels(ctx.gpu, { quick: ctx.quick, wants: ctx.wants, progress: ctx.progress }),

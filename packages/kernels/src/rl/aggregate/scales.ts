@@ -1,8 +1,8 @@
-// Loss aggregation as per-sample scales: every reducer of ALGORITHMS.md §0.4 is
+// Loss aggregation as per-sample scales: every reducer of docs/algorithms/README.md §3 is
 //   loss = Σ_b Σ_t m[b,t] · scale[b] · L[b,t]
 // with scale[b] built from denominators over the WHOLE batch. A minibatch then sums its own rows
 // with the same scales, so its loss is its share of the batch loss and the minibatch losses add up
-// to the batch loss (rl-frameworks.md §2.4: per-minibatch denominators are the bug of verl#5625 and
+// to the batch loss (docs/algorithms/README.md §3: per-minibatch denominators are the bug of verl#5625 and
 // the regression OpenRLHF's tests/test_loss_aggregation.py guards). The gradient of the loss with
 // respect to L[b,t] is m[b,t]·scale[b], which is what the loss kernels multiply their gradients by.
 //

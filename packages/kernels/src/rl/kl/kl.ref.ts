@@ -1,4 +1,4 @@
-// Float64 reference for Schulman's KL estimators (ALGORITHMS.md §1.2, http://joschu.net/blog/kl-approx.html)
+// Float64 reference for Schulman's KL estimators (docs/algorithms/README.md §4, http://joschu.net/blog/kl-approx.html)
 // on a token sampled from π_θ, with Δ = ℓ − ℓ_ref (so r = π_ref/π_θ = e^{−Δ}):
 //   k1 = Δ                     dk1/dℓ = 1          (unbiased, can be negative)
 //   k2 = ½Δ²                   dk2/dℓ = Δ          (biased, low variance)

@@ -1,7 +1,7 @@
 // The WebGPU peer: @tensorflow/tfjs-core + tfjs-backend-webgpu 4.22.0 in this same Node process, on
 // the same device as ours. The backend registers itself at import only if `navigator.gpu` exists
 // (tfjs-backend-webgpu/src/base.ts), and Node 20 has no `navigator`, so a shim holding a Dawn
-// instance goes in first (reference/webgpu-ml.md §7.1). Same device: our provider has already
+// instance goes in first (docs/design.md §8.1). Same device: our provider has already
 // chosen the adapter and, on a machine without a GPU, set VK_ICD_FILENAMES to SwiftShader; a Dawn
 // instance created after that sees the same adapter. `loadTfjs` checks the adapter tfjs got against
 // ours and refuses to compare across devices.
