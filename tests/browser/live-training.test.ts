@@ -42,7 +42,7 @@ describe('live training in Chromium', () => {
     expect(await page.getByTestId('cli-command').textContent()).toBe(`horizon train --recipe tiny ${SETS.map((s) => `--set ${s}`).join(' ')}`);
     await step.click();
     await expect.poll(counter, { timeout: 60_000 }).toBe(`SFT step 1 of ${SFT_STEPS}`);
-    await expect.poll(() => page.locator('.badge').getAttribute('data-state')).toBe('paused');
+    await expect.poll(() => page.getByTestId('live-badge').getAttribute('data-state')).toBe('paused');
     // → steps too, when focus is on the page rather than in a field or on a button.
     await page.locator('h1').click();
     await expect.poll(() => step.isEnabled()).toBe(true);
@@ -55,7 +55,7 @@ describe('live training in Chromium', () => {
     expect(await counter()).toBe(`SFT step 2 of ${SFT_STEPS}`);
     expect(await rewardPoints()).toBe('0'); // no RL iteration yet
     await page.getByRole('button', { name: 'Resume' }).click();
-    await expect.poll(() => page.locator('.badge').getAttribute('data-state'), { timeout: 120_000 }).toBe('finished');
+    await expect.poll(() => page.getByTestId('live-badge').getAttribute('data-state'), { timeout: 120_000 }).toBe('finished');
     expect(await rewardPoints()).toBe(String(ITERATIONS));
     expect(await page.locator('.playground .panel[data-metric="critic/value_loss"]').getAttribute('data-points')).toBe(String(ITERATIONS));
     // tiny has no critic warm-up: every iteration updates the policy too.

@@ -50,17 +50,20 @@ describe('replay in Chromium', () => {
   it('shows an honest empty state while no replay ships with the app', async () => {
     await page.goto(app.url);
     await expect.poll(() => text(page, '[data-testid=empty-state]')).toContain('it is not there yet');
-    expect(await page.locator('.badge').getAttribute('data-state')).toBe('idle');
+    expect(await page.getByTestId('live-badge').getAttribute('data-state')).toBe('idle');
   });
 
   it('opens a replay: the dashboard shows its points', async () => {
     await page.setInputFiles('[data-testid=replay-input]', files);
     await expect.poll(() => points(page, 'rollout/reward')).toBe(String(FIXTURE_STEPS));
     expect(await points(page, 'policy/kl')).toBe(String(FIXTURE_STEPS - 1)); // step 3 logged no KL: no invented point
-    expect(await text(page, '.panel[data-metric="rollout/reward"] .panel-meta')).toBe(`${FIXTURE_STEPS} points · last 0.650 at step 11`);
+    expect(await text(page, '.panel[data-metric="rollout/reward"] .panel-meta')).toBe(
+      `${FIXTURE_STEPS} points · last 0.650 at iteration 11 · success = reward here`,
+    );
     expect(await page.locator('.panel canvas').count()).toBeGreaterThanOrEqual(8);
     expect(await text(page, '[data-testid=run-name]')).toBe('tiny');
-    expect(await page.locator('.badge').getAttribute('data-state')).toBe('finished');
+    expect(await page.getByTestId('run-badge').getAttribute('data-state')).toBe('finished');
+    expect(await page.getByTestId('live-badge').getAttribute('data-state')).toBe('idle'); // a replay is not the live run
     expect(page.url()).toMatch(/[?&]run=[0-9a-f-]{36}/);
     // The glossary definition appears on hover, from core's glossary.
     await page.locator('.panel[data-metric="critic/explained_var"] .gloss-trigger').hover();
@@ -109,8 +112,8 @@ describe('replay in Chromium', () => {
       return dt;
     }, nan);
     await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer: transfer });
-    await expect.poll(() => page.locator('.badge').getAttribute('data-state')).toBe('diverged');
-    expect(await page.locator('.badge').getAttribute('title')).toBe('Diverged: policy/kl = NaN at rl step 5.');
+    await expect.poll(() => page.getByTestId('run-badge').getAttribute('data-state')).toBe('diverged');
+    expect(await page.getByTestId('run-badge').getAttribute('title')).toBe('Diverged: policy/kl = NaN at rl step 5.');
     expect(await text(page, '[data-testid=replay-note]')).toContain('No samples.jsonl was opened');
     expect(await page.locator('select[name=run] option').count()).toBe(2);
   });

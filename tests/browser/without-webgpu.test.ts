@@ -69,6 +69,9 @@ describe('playground recipe panel', () => {
   it('edits a documented field, validates it on the field, and keeps URL and CLI line in step', async () => {
     const page = await browser.newPage();
     await page.goto(`${app.url}?recipe=tiny#playground`);
+    // The key knobs come first; every other field is behind the toggle, by section.
+    await page.getByText('Every field').click();
+    await page.locator('details.recipe-section:has(> summary > code:text-is("rl")) > summary').click();
     const clip = page.locator('input[name="rl.clipLow"]');
     await clip.fill('1.5');
     await clip.press('Enter');

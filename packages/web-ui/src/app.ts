@@ -1,13 +1,12 @@
 // The page: header with the run badge, banners, the run picker, and four views. It only renders:
 // every computation, parse and storage call goes to the engine worker.
 
-import { DEFAULT_PRESET } from '@horizon/core';
 import { proxy } from 'comlink';
 import { h } from 'preact';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DeviceStatus, RunSummary, RunUpdate, RunView } from './engine/api.ts';
 import type { EngineHandle } from './engine/client.ts';
-import { loggedRunState } from './state/run-state.ts';
+import { loggedRunState, positionText, type RunStateInfo } from './state/run-state.ts';
 import { formatUrlState, parseUrlState, type UrlState, VIEWS, type ViewName } from './state/url-state.ts';
 import { type Banner, Banners } from './views/banners.ts';
 import { Completions } from './views/completions.ts';
@@ -29,6 +28,13 @@ function LazyGae({ engine }: { engine: EngineHandle }) {
   if (error) return h('p', { class: 'error', role: 'alert' }, `The walkthrough could not be loaded: ${error}`);
   return view ? h(view.GaeWalkthrough, { engine }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
 }
+
+/**
+ * The page's default preset: tiny, whose first SFT point is on the chart within a second or two of
+ * Play and whose whole run takes minutes on a laptop (issue 17: feedback within two seconds). The
+ * CLI's default stays add-ppo.
+ */
+export const PAGE_PRESET = 'tiny';
 
 const TITLES: Record<ViewName, string> = { dashboard: 'Dashboard', completions: 'Completions', playground: 'Playground', gae: 'GAE walkthrough' };
 
@@ -100,8 +106,88 @@ function RunPicker(props: { runs: RunSummary[]; bundled: Bundled; current: RunVi
   );
 }
 
+/**
+ * The view tabs (WAI-ARIA tabs pattern): one tab stop, ← → Home End move between tabs and open
+ * them; Enter or Space on a tab moves focus into its panel, so the next Space reaches the
+ * playground's Play rather than scrolling the page.
+ */
+function TabList({ view, onPick }: { view: ViewName; onPick: (v: ViewName) => void }) {
+  const focusTab = (v: ViewName) => document.getElementById(`tab-${v}`)?.focus();
+  const onKey = (e: KeyboardEvent) => {
+    const i = VIEWS.indexOf(view);
+    const to =
+      e.key === 'ArrowRight'
+        ? VIEWS[(i + 1) % VIEWS.length]
+        : e.key === 'ArrowLeft'
+          ? VIEWS[(i + VIEWS.length - 1) % VIEWS.length]
+          : e.key === 'Home'
+            ? VIEWS[0]
+            : e.key === 'End'
+              ? VIEWS[VIEWS.length - 1]
+              : null;
+    if (to) {
+      e.preventDefault();
+      onPick(to);
+      requestAnimationFrame(() => focusTab(to));
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      const v = (e.target as HTMLElement).dataset.view as ViewName;
+      onPick(v);
+      requestAnimationFrame(() => document.getElementById(`panel-${v}`)?.focus());
+    }
+  };
+  return h(
+    'nav',
+    { class: 'tabs', 'aria-label': 'Views' },
+    h(
+      'div',
+      { role: 'tablist', 'aria-label': 'Views', onKeyDown: onKey },
+      VIEWS.map((v) =>
+        h(
+          'a',
+          {
+            key: v,
+            id: `tab-${v}`,
+            href: `#${v}`,
+            role: 'tab',
+            'data-view': v,
+            'aria-selected': view === v,
+            'aria-controls': `panel-${v}`,
+            tabIndex: view === v ? 0 : -1,
+            onClick: (e: Event) => {
+              e.preventDefault();
+              onPick(v);
+            },
+          },
+          TITLES[v],
+        ),
+      ),
+    ),
+  );
+}
+
+/** The state of the run on screen (a replay, a saved run), apart from the live run's badge, and Resume when it can. */
+function ShownRunState(props: { info: RunStateInfo; live: boolean; resumable: boolean; busy: boolean; onResume: () => void }) {
+  const { info } = props;
+  return h(
+    'div',
+    { class: 'shown-state', 'data-testid': 'shown-state' },
+    h(RunBadge, { info, scope: props.live ? 'live run' : 'this run', testId: 'run-badge' }),
+    info.state === 'interrupted' || info.state === 'diverged' || info.state === 'failed'
+      ? h('span', { class: 'note', 'data-testid': 'run-why' }, info.why)
+      : null,
+    props.resumable
+      ? h(
+          'button',
+          { type: 'button', class: 'primary', disabled: props.busy, onClick: props.onResume, 'data-testid': 'resume-saved' },
+          '▶ Resume from checkpoint',
+        )
+      : null,
+  );
+}
+
 export function App({ engine }: { engine: EngineHandle }) {
-  const [url, setUrl] = useState<UrlState>(() => parseUrlState(location.href, DEFAULT_PRESET));
+  const [url, setUrl] = useState<UrlState>(() => parseUrlState(location.href, PAGE_PRESET));
   const [device, setDevice] = useState<DeviceStatus | null>(null);
   const [runs, setRuns] = useState<RunSummary[] | null>(null);
   const [bundled, setBundled] = useState<Bundled>({ state: 'loading' });
@@ -111,6 +197,8 @@ export function App({ engine }: { engine: EngineHandle }) {
   const { banners, show: showBanner, dismiss } = useBanners();
   const [live, setLive] = useState<LiveStatus | null>(null);
   const [transportBusy, setTransportBusy] = useState(false);
+  /** The recipe choice whose kernels the worker has compiled (JSON), for the playground's note. */
+  const [warm, setWarm] = useState<string | null>(null);
 
   const navigate = useCallback((patch: Partial<UrlState>, push = false) => {
     setUrl((old) => {
@@ -146,7 +234,7 @@ export function App({ engine }: { engine: EngineHandle }) {
       setRuns([]);
       storageBanner(message(error));
     });
-    const onPop = () => setUrl(parseUrlState(location.href, DEFAULT_PRESET));
+    const onPop = () => setUrl(parseUrlState(location.href, PAGE_PRESET));
     addEventListener('popstate', onPop);
     addEventListener('hashchange', onPop);
     return () => {
@@ -190,7 +278,18 @@ export function App({ engine }: { engine: EngineHandle }) {
   const onUpdate = useMemo(
     () =>
       proxy((u: RunUpdate) => {
-        setLive({ runId: u.runId, state: u.state, position: u.position, ...(u.message ? { message: u.message } : {}) });
+        setLive((old) =>
+          old && old.runId === u.runId
+            ? {
+                runId: u.runId,
+                choice: old.choice,
+                state: u.state,
+                position: u.position,
+                ...(u.message ? { message: u.message } : {}),
+                ...(old.pausing && u.state === 'running' ? { pausing: true } : {}),
+              }
+            : old,
+        );
         if (u.records.length === 0 && u.samples.length === 0) return;
         setCurrent((c) => (c && c.summary.id === u.runId ? { ...c, records: [...c.records, ...u.records], samples: [...c.samples, ...u.samples] } : c));
       }),
@@ -205,21 +304,46 @@ export function App({ engine }: { engine: EngineHandle }) {
   const command = async (c: TransportCommand) => {
     setTransportBusy(true);
     try {
-      if (c.kind === 'pause') return await engine.pause();
+      if (c.kind === 'pause') {
+        // Pausing waits for the step in flight (an RL iteration takes seconds): say so at once.
+        setLive((old) => (old && old.state === 'running' ? { ...old, pausing: true } : old));
+        return await engine.pause();
+      }
       if (c.kind === 'reset') {
         await engine.reset();
         setLive(null);
+        // The saved run now says where Reset stopped it: show that, not the summary from its start.
+        const id = live?.runId;
+        if (id && shownId.current === id) engine.loadRun(id).then(show, (error) => storageBanner(message(error)));
         return;
       }
       if (!live || ['finished', 'diverged', 'failed'].includes(live.state)) {
         const run = await engine.startTraining({ recipe: url.recipe, ...(url.seed !== undefined ? { seed: url.seed } : {}), sets: url.sets }, onUpdate);
-        setLive({ runId: run.summary.id, state: 'paused', position: null });
+        setLive({ runId: run.summary.id, state: 'paused', position: null, choice: { recipe: url.recipe, seed: url.seed, sets: url.sets } });
         show(run);
         navigate({ run: run.summary.id });
       }
       await engine.resume(c.kind === 'play' ? undefined : c.kind === 'step' ? 1 : c.steps);
     } catch (error) {
       showBanner({ id: 'training', tone: 'error', title: 'Training:', text: message(error) });
+    } finally {
+      setTransportBusy(false);
+    }
+  };
+
+  // A saved live run that was interrupted (reload, closed tab, Reset) continues from its checkpoint.
+  const resumeSaved = async (id: string) => {
+    setTransportBusy(true);
+    try {
+      const run = await engine.resumeRun(id, onUpdate);
+      const request = run.summary.request!;
+      const position = run.summary.progress?.position ?? null;
+      setLive({ runId: run.summary.id, state: 'paused', position, choice: { recipe: request.recipe, seed: request.seed, sets: request.sets } });
+      show(run);
+      navigate({ run: run.summary.id, recipe: request.recipe, seed: request.seed, sets: request.sets });
+      await engine.resume();
+    } catch (error) {
+      showBanner({ id: 'training', tone: 'error', title: 'Resume:', text: message(error) });
     } finally {
       setTransportBusy(false);
     }
@@ -259,8 +383,14 @@ export function App({ engine }: { engine: EngineHandle }) {
   };
 
   const isLive = live !== null && current?.summary.id === live.runId;
-  const logged = useMemo(() => loggedRunState(current?.records), [current]);
-  const badge = isLive ? { state: live.state, why: live.message ?? `Live run: ${live.state}.` } : logged;
+  const logged = useMemo(() => loggedRunState(current?.records, current?.summary, current?.recipe), [current]);
+  // Two badges: the header's is the live run's (idle when nothing trains in this tab); the run bar's
+  // is the run on screen, a replay or a saved run, so a shipped replay never reads as "training".
+  const liveBadge = live
+    ? { state: live.state, why: live.message ?? `Live run: ${live.state}${live.position ? ` at ${positionText(live.position)}` : ''}.` }
+    : { state: 'idle' as const, why: 'Nothing trains in this tab; Play in the Playground starts a live run.' };
+  const shownBadge = isLive ? liveBadge : logged;
+  const resumable = !isLive && current?.summary.source === 'live' && logged.state === 'interrupted' && device?.kind === 'gpu';
   const choice = useMemo(() => ({ recipe: url.recipe, seed: url.seed, sets: url.sets }), [url.recipe, url.seed, url.sets]);
   const recipeOk = useMemo(() => checkChoice(choice).recipe !== null, [choice]);
   const blocked = !device
@@ -271,6 +401,21 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? 'Fix the recipe’s marked fields below to train it.'
         : null;
   const needsRun = url.view === 'dashboard' || url.view === 'completions';
+  // On the playground, compile the recipe's first kernels before Play (after a pause in editing).
+  const idle = !live || ['finished', 'diverged', 'failed'].includes(live.state);
+  useEffect(() => {
+    if (url.view !== 'playground' || device?.kind !== 'gpu' || !recipeOk || !idle) return;
+    const key = JSON.stringify(choice);
+    const timer = setTimeout(
+      () =>
+        void engine.warmUp(choice).then(
+          () => setWarm(key),
+          () => undefined,
+        ),
+      300,
+    );
+    return () => clearTimeout(timer);
+  }, [engine, url.view, device, recipeOk, idle, choice]);
 
   return h(
     'div',
@@ -282,7 +427,7 @@ export function App({ engine }: { engine: EngineHandle }) {
       h('span', { class: 'tagline' }, 'agentic RL for small language models, on WebGPU'),
       h('span', { class: 'spacer' }),
       current ? h('span', { class: 'run-name', 'data-testid': 'run-name' }, current.summary.name) : null,
-      h(RunBadge, { info: badge }),
+      h(RunBadge, { info: liveBadge, scope: 'live run', testId: 'live-badge' }),
       h(
         'span',
         { class: 'device', title: device?.line ?? '', 'data-testid': 'device' },
@@ -290,31 +435,15 @@ export function App({ engine }: { engine: EngineHandle }) {
       ),
     ),
     h(Banners, { banners, onDismiss: dismiss }),
-    h(
-      'nav',
-      { class: 'tabs', role: 'tablist' },
-      VIEWS.map((v) =>
-        h(
-          'a',
-          {
-            key: v,
-            href: `#${v}`,
-            role: 'tab',
-            'aria-selected': url.view === v,
-            onClick: (e: Event) => {
-              e.preventDefault();
-              navigate({ view: v }, true);
-            },
-          },
-          TITLES[v],
-        ),
-      ),
-    ),
+    h(TabList, { view: url.view, onPick: (v) => navigate({ view: v }, true) }),
     needsRun
       ? h(
           'div',
           { class: 'run-bar' },
           h(RunPicker, { runs: runs ?? [], bundled, current, onPick: (id) => navigate({ run: id }), onDelete: deleteRun }),
+          current
+            ? h(ShownRunState, { info: shownBadge, live: isLive, resumable, busy: transportBusy, onResume: () => resumeSaved(current.summary.id) })
+            : null,
           h(ReplayOpen, { onFiles: openFiles, busy }),
           replayNote
             ? h('p', { class: replayNote.error ? 'error' : 'note', role: replayNote.error ? 'alert' : 'status', 'data-testid': 'replay-note' }, replayNote.text)
@@ -323,7 +452,10 @@ export function App({ engine }: { engine: EngineHandle }) {
       : null,
     h(
       'main',
-      null,
+      { id: `panel-${url.view}`, role: 'tabpanel', 'aria-labelledby': `tab-${url.view}`, tabIndex: -1 },
+      url.view === 'playground' && resumable && current
+        ? h(ShownRunState, { info: shownBadge, live: false, resumable, busy: transportBusy, onResume: () => resumeSaved(current.summary.id) })
+        : null,
       needsRun && !current ? h(EmptyRun, { bundled }) : null,
       url.view === 'dashboard' && current ? h(Dashboard, { records: current.records }) : null,
       url.view === 'completions' && current ? h(Completions, { samples: current.samples }) : null,
@@ -334,6 +466,7 @@ export function App({ engine }: { engine: EngineHandle }) {
             live,
             liveRecords: isLive ? current.records : null,
             blocked,
+            warm: warm === JSON.stringify(choice),
             busy: transportBusy,
             onCommand: command,
           })

@@ -8,7 +8,8 @@ export const FIXTURE_STEPS = 12;
 
 /** metrics.jsonl: SFT rows, then RL rows 0..FIXTURE_STEPS−1 (KL missing at step 3 to test gaps are not invented). */
 export function fixtureMetrics(options: { nanAt?: number } = {}): { text: string; records: MetricsRecord[] } {
-  const recipe = resolveRecipe({ preset: 'tiny' }).recipe;
+  // Steps 0..FIXTURE_STEPS−1 (a real run counts from 1): the header's last iteration is the last row's.
+  const recipe = resolveRecipe({ preset: 'tiny', sets: [`rl.iterations=${FIXTURE_STEPS - 1}`] }).recipe;
   const records: MetricsRecord[] = [
     { phase: 'sft', step: 0, time_s: 0.5, metrics: { 'sft/loss': 2.1 } },
     { phase: 'sft', step: 1, time_s: 1, metrics: { 'sft/loss': 1.7 } },

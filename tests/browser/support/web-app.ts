@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, preview } from 'vite';
 
-const webUi = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'packages', 'web-ui');
+// HORIZON_WEB_UI builds another copy of the app (e.g. the last commit's, to see a new test fail before its fix).
+const webUi = process.env.HORIZON_WEB_UI ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'packages', 'web-ui');
 
 export interface BuiltApp {
   /** The build output; tests may add files (e.g. a replay under replay/) before loading the page. */

@@ -68,6 +68,22 @@ export interface RunSummary {
   createdAt: number;
   metricsRows: number;
   samples: number;
+  /** A live run's state as last saved: 'running' or 'paused' found after a reload means it was interrupted. */
+  progress?: RunProgress;
+  /** The log's last line was cut off: the writer stopped mid-line (a crash, a copy of a run in progress). */
+  tornTail?: boolean;
+  /** What a live run trains (to resume it, and for the CLI line). */
+  request?: TrainingRequest;
+}
+
+/** Where a live run stood when its summary was last saved, and its latest checkpoint. */
+export interface RunProgress {
+  state: RunState;
+  position: RunPosition | null;
+  /** The latest checkpoint's position (in IndexedDB's `checkpoints` store), absent before the first. */
+  checkpoint?: RunPosition;
+  /** Why it stopped, when it did (a Reset, a divergence, an error). */
+  message?: string;
 }
 
 /** Everything the views draw for one run. */
@@ -93,8 +109,12 @@ export interface ImportOutcome {
   remarks: string[];
 }
 
-/** The run-state badge's states (docs/ui.md §12); 'failed' = the engine threw (the message says why). */
-export type RunState = 'idle' | 'running' | 'paused' | 'finished' | 'diverged' | 'failed';
+/**
+ * The run-state badge's states (docs/ui.md §12); 'failed' = the engine threw (the message says
+ * why); 'interrupted' = a saved live run that stopped before its end without finishing (a reload,
+ * a closed tab, Reset), resumable from its last checkpoint; a replay that ends early reads the same.
+ */
+export type RunState = 'idle' | 'running' | 'paused' | 'finished' | 'diverged' | 'failed' | 'interrupted';
 
 /** What to train: the playground's preset, seed and edited fields (the CLI's --recipe and --set). */
 export interface TrainingRequest {
@@ -141,8 +161,16 @@ export interface EngineApi {
   listRuns(): Promise<RunSummary[]>;
   loadRun(id: string): Promise<RunView>;
   deleteRun(id: string): Promise<void>;
+  /** Compiles the kernels `request`'s first steps use, so Play charts its first point at once; no-op while training. */
+  warmUp(request: TrainingRequest): Promise<void>;
   /** Starts a live run (paused until `resume`); throws the recipe's problems or "no WebGPU". Replaces a previous live run. */
   startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void): Promise<RunView>;
+  /**
+   * Makes saved run `id` the live run again from its last checkpoint (paused until `resume`): its
+   * rows after the checkpoint are dropped, so the run continues exactly as the CLI's --resume does.
+   * Returns the run as it now stands.
+   */
+  resumeRun(id: string, listener: (update: RunUpdate) => void): Promise<RunView>;
   /** Trains the live run until it finishes, or for `steps` more steps (one SFT step or one RL iteration each). */
   resume(steps?: number): Promise<void>;
   /** Stops the live run after the step in progress. */

@@ -1,7 +1,7 @@
 // The engine behind the worker boundary: owns the WebGPU device (opened once, on first use), runs
 // the kernels, parses replays and keeps runs in IndexedDB. Nothing here touches the DOM.
 
-import { resolveRecipe } from '@horizon/core';
+import { type Recipe, resolveRecipe, Trainer } from '@horizon/core';
 import { type DeviceReport, type Gpu, isGpuError } from '@horizon/kernels';
 import { acquireNavigatorGpu } from '@horizon/kernels/navigator';
 import { cliCommand } from '../state/url-state.ts';
@@ -43,7 +43,7 @@ export function deviceLabel(report: DeviceReport): string {
 
 function viewOf(parsed: ParsedReplay, summary: Omit<RunSummary, 'metricsRows' | 'samples'>): RunView {
   return {
-    summary: { ...summary, metricsRows: parsed.metrics.records.length, samples: parsed.samples.length },
+    summary: { ...summary, metricsRows: parsed.metrics.records.length, samples: parsed.samples.length, ...(parsed.metrics.tornTail ? { tornTail: true } : {}) },
     recipe: parsed.metrics.header.recipe,
     records: parsed.metrics.records,
     samples: parsed.samples,
@@ -59,6 +59,8 @@ export class Engine implements EngineApi {
   private readonly pending: Notice[] = [];
   private readonly store: RunStore;
   private live: LiveRun | null = null;
+  /** Warm-ups by recipe: one SFT step on a throwaway trainer, so the kernels are compiled before Play. */
+  private readonly warmed = new Map<string, Promise<void>>();
 
   constructor(dbName?: string) {
     this.store = new RunStore((message) => this.emit({ kind: 'storage', message }), dbName);
@@ -131,11 +133,45 @@ export class Engine implements EngineApi {
     return viewOf(parseReplay(texts), { id: 'bundled', name: manifest.name, source: 'bundled', origin: manifest.origin, createdAt: 0 });
   }
 
+  /**
+   * Compiles the kernels a run of `request` starts with, before Play: the first SFT step compiles
+   * every SFT pipeline, about 3 s on SwiftShader (issue 17: the first point must be charted within
+   * 2 s of Play). The runtime caches pipelines per device, so a step on a throwaway trainer, then
+   * disposed, leaves them ready for the real run. Does nothing while a run trains.
+   */
+  async warmUp(request: TrainingRequest): Promise<void> {
+    let recipe: Recipe;
+    try {
+      recipe = resolveRecipe({ preset: request.recipe, sets: [...(request.seed !== undefined ? [`seed=${request.seed}`] : []), ...request.sets] }).recipe;
+    } catch {
+      return; // an invalid recipe has nothing to warm; the panel shows its errors
+    }
+    const { gpu } = await this.openDevice();
+    if (!gpu || recipe.sft.steps === 0 || this.live?.state === 'running') return;
+    // Pipelines depend on shapes, not on seeds or learning rates: key on what sizes the kernels.
+    const key = JSON.stringify([recipe.model, recipe.sft.batchSize, recipe.task]);
+    let warm = this.warmed.get(key);
+    if (!warm) {
+      warm = (async () => {
+        const trainer = new Trainer(gpu, { ...recipe, sft: { ...recipe.sft, steps: 1 } });
+        try {
+          let rows = 0;
+          await trainer.run({ onMetrics: () => void rows++, shouldStop: () => rows >= 1 });
+        } finally {
+          trainer.dispose();
+        }
+      })().catch(() => undefined); // a failed warm-up only means the first step compiles instead
+      this.warmed.set(key, warm);
+    }
+    await warm;
+  }
+
   async startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void): Promise<RunView> {
     const sets = [...(request.seed !== undefined ? [`seed=${request.seed}`] : []), ...request.sets];
     const { recipe } = resolveRecipe({ preset: request.recipe, sets }); // throws the recipe's problems, one sentence each
     const { gpu, status } = await this.openDevice();
     if (!gpu) throw new Error(`Live training needs WebGPU: ${status.line} ${status.remedy}`.trim());
+    await Promise.all(this.warmed.values()); // a warm-up in flight finishes first: it compiles what this run needs
     await this.reset();
     const summary: RunSummary = {
       id: crypto.randomUUID(),
@@ -145,9 +181,34 @@ export class Engine implements EngineApi {
       createdAt: Date.now(),
       metricsRows: 0,
       samples: 0,
+      request: { recipe: request.recipe, ...(request.seed !== undefined ? { seed: request.seed } : {}), sets: [...request.sets] },
     };
     this.live = new LiveRun(gpu, recipe, summary, this.store, listener, (message) => this.emit({ kind: 'storage', message }));
     return { summary, recipe, records: [], samples: [] };
+  }
+
+  async resumeRun(id: string, listener: (update: RunUpdate) => void): Promise<RunView> {
+    const { gpu, status } = await this.openDevice();
+    if (!gpu) throw new Error(`Resuming trains on WebGPU: ${status.line} ${status.remedy}`.trim());
+    const run = await this.store.loadRun(id);
+    const request = run.summary.request;
+    if (run.summary.source !== 'live' || !request)
+      throw new Error(`Run "${run.summary.name}" was not trained in this browser, so it has no checkpoint here to resume from.`);
+    const sets = [...(request.seed !== undefined ? [`seed=${request.seed}`] : []), ...request.sets];
+    const { recipe } = resolveRecipe({ preset: request.recipe, sets });
+    const from = await this.store.loadCheckpoint(id);
+    await this.reset();
+    const records = from?.records ?? 0;
+    const samples = from?.samples ?? 0;
+    await this.store.truncateRows(run.summary, records, samples);
+    const summary: RunSummary = {
+      ...run.summary,
+      metricsRows: records,
+      samples,
+      progress: { state: 'paused', position: from?.position ?? null, ...(from ? { checkpoint: from.position } : {}) },
+    };
+    this.live = new LiveRun(gpu, recipe, summary, this.store, listener, (message) => this.emit({ kind: 'storage', message }), from);
+    return { summary, recipe, records: run.records.slice(0, records), samples: run.samples.slice(0, samples) };
   }
 
   async resume(steps?: number): Promise<void> {

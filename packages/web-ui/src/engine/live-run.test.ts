@@ -4,6 +4,7 @@
 import { resolveRecipe } from '@horizon/core';
 import { testGpu } from '@horizon/kernels/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { CheckpointRecord } from '../storage/db.ts';
 import type { RunStore } from '../storage/runs.ts';
 import type { RunSummary, RunUpdate } from './api.ts';
 import { Coalescer } from './coalescer.ts';
@@ -18,11 +19,13 @@ const summary: RunSummary = { id: 'r1', name: 'tiny', source: 'live', origin: 't
 function harness(appendRows: RunStore['appendRows']) {
   const updates: RunUpdate[] = [];
   const notices: string[] = [];
-  const store = { appendRows } as unknown as RunStore;
+  const checkpoints: CheckpointRecord[] = [];
+  const store = { appendRows, saveCheckpoint: async (c: CheckpointRecord) => void checkpoints.push(c) } as unknown as RunStore;
   return {
     updates,
     notices,
-    make: async () =>
+    checkpoints,
+    make: async (from?: CheckpointRecord) =>
       new LiveRun(
         await testGpu(),
         recipe,
@@ -30,6 +33,7 @@ function harness(appendRows: RunStore['appendRows']) {
         store,
         (u) => updates.push(u),
         (m) => notices.push(m),
+        from,
       ),
   };
 }
@@ -63,6 +67,27 @@ describe('LiveRun', () => {
     }
     expect(next).toBe(records.length);
     expect(h.notices).toEqual([]);
+    // A checkpoint at the pause (SFT step 1, one row logged) and at the recipe's last iteration.
+    expect(h.checkpoints.map((c) => [c.position.phase, c.position.step, c.records])).toEqual([
+      ['sft', 1, 1],
+      ['eval', 2, 6],
+    ]);
+  });
+
+  it('resumes from a pause checkpoint and logs what the uninterrupted run logged after it', async () => {
+    const h = harness(async () => {});
+    const first = await h.make();
+    first.resume(1);
+    await settle(first, 'paused');
+    const from = h.checkpoints[0];
+    await first.dispose();
+    const resumed = await h.make(from);
+    const before = h.updates.length;
+    resumed.resume();
+    await settle(resumed, 'finished');
+    const records = h.updates.slice(before).flatMap((u) => u.records);
+    expect(records.map((r) => `${r.phase}${r.step}`)).toEqual(['sft2', 'eval0', 'rl1', 'rl2', 'eval2']);
+    await resumed.dispose();
   });
 
   it('keeps training when storage fails, and says so once', async () => {

@@ -16,12 +16,20 @@ import {
   Trainer,
 } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
+import { positionText } from '../state/run-state.ts';
+import type { CheckpointRecord } from '../storage/db.ts';
 import type { RunStore } from '../storage/runs.ts';
 import type { ReplaySample, RunPosition, RunState, RunSummary, RunUpdate } from './api.ts';
 import { Coalescer } from './coalescer.ts';
 
 /** Batches reach the page at most this often. */
 export const UPDATE_INTERVAL_MS = 250;
+/**
+ * A checkpoint goes to IndexedDB at least this often while training (and on every pause and at
+ * the recipe's checkpoint interval), so a reload loses at most this much work. The tiny model's
+ * checkpoint reads back and stores in a few milliseconds.
+ */
+export const CHECKPOINT_EVERY_MS = 3000;
 
 /** A rollout as the completions table shows it: the record `horizon train` writes to samples.jsonl, numbers decoded. */
 export function replaySample(phase: Phase, step: number, sample: Sample, pieces: string[], channels?: Record<string, Float32Array>): ReplaySample {
@@ -40,6 +48,13 @@ export class LiveRun {
   private saved = { records: 0, samples: 0 };
   private storageFailed = false;
   private readonly updates: Coalescer;
+  /** The latest checkpoint saved, and steps trained since. */
+  private checkpointed: RunPosition | undefined;
+  private stepsSinceCheckpoint = 0;
+  private lastCheckpointAt = performance.now();
+  /** The state or checkpoint changed since the summary was last written to IndexedDB. */
+  private summaryDirty = true;
+  private sentFirstRow = false;
 
   constructor(
     gpu: Gpu,
@@ -48,8 +63,15 @@ export class LiveRun {
     private readonly store: RunStore,
     private readonly listener: (update: RunUpdate) => void,
     private readonly notify: (message: string) => void,
+    from?: CheckpointRecord,
   ) {
     this.trainer = new Trainer(gpu, recipe);
+    if (from) {
+      this.trainer.restore(from.checkpoint);
+      this.saved = { records: from.records, samples: from.samples };
+      this.position = from.position;
+      this.checkpointed = from.position;
+    }
     this.updates = new Coalescer(UPDATE_INTERVAL_MS, () => void this.flush());
   }
 
@@ -77,31 +99,50 @@ export class LiveRun {
   /** Stops and releases the run's GPU memory (models, optimizers, caches): Reset must not leak. */
   async dispose(): Promise<void> {
     await this.stop();
+    if (!this.done) {
+      // The saved run says it was stopped here, not that it finished (issue 17, item 2).
+      this.state = 'interrupted';
+      this.message = `Stopped by Reset at ${positionText(this.position)}.`;
+      this.summaryDirty = true;
+      await this.flush();
+    }
     this.trainer.dispose();
   }
 
   private setState(state: RunState, message?: string): void {
     this.state = state;
     this.message = message;
+    this.summaryDirty = true;
     this.updates.now();
   }
 
   private async runLoop(): Promise<void> {
+    this.sentFirstRow = false;
     this.setState('running');
     const { trainer, recipe } = this;
+    const ended = () => trainer.iteration >= recipe.rl.iterations;
     try {
-      await trainer.run({
-        onMetrics: (phase, step, metrics, at) => this.onMetrics(phase, step, metrics, at),
-        onSamples: (phase, step, rows) => {
-          for (const { sample, channels } of rows) {
-            const pieces = sample.tokens.map((id) => trainer.tokenizer.decode([id]));
-            this.pending.samples.push(replaySample(phase, step, sample, pieces, channels));
-          }
-          this.updates.schedule();
-        },
-        shouldStop: () => this.budget <= 0,
-      });
-      if (this.state === 'running') this.setState(trainer.iteration >= recipe.rl.iterations ? 'finished' : 'paused');
+      // trainer.run() returns at a pause or when a time-based checkpoint is due; it picks up where
+      // it stopped (SFT step, RL iteration) when called again.
+      while (this.budget > 0 && !ended()) {
+        await trainer.run({
+          onMetrics: (phase, step, metrics, at) => this.onMetrics(phase, step, metrics, at),
+          onSamples: (phase, step, rows) => {
+            for (const { sample, channels } of rows) {
+              const pieces = sample.tokens.map((id) => trainer.tokenizer.decode([id]));
+              this.pending.samples.push(replaySample(phase, step, sample, pieces, channels));
+            }
+            this.updates.schedule();
+          },
+          onCheckpoint: (_step, save) => this.saveCheckpoint(save),
+          shouldStop: () => this.budget <= 0 || this.checkpointDue(),
+        });
+        if (this.state === 'running' && this.checkpointDue()) await this.saveCheckpoint();
+      }
+      if (this.state === 'running') {
+        if (!ended()) await this.saveCheckpoint();
+        this.setState(ended() ? 'finished' : 'paused');
+      }
     } catch (error) {
       // The diverged row is already in `pending`; the message names the metric and the step.
       if (isDivergedError(error)) this.setState('diverged', `Diverged: ${error.message.replace(/^training diverged: /, '')}.`);
@@ -111,12 +152,67 @@ export class LiveRun {
     }
   }
 
+  private checkpointDue(): boolean {
+    return this.stepsSinceCheckpoint > 0 && performance.now() - this.lastCheckpointAt >= CHECKPOINT_EVERY_MS;
+  }
+
+  /**
+   * Writes the run's rows so far, then its checkpoint counting them: IndexedDB runs read-write
+   * transactions in the order they were created, so the checkpoint never counts a row not saved.
+   */
+  private async saveCheckpoint(save: () => ReturnType<Trainer['checkpoint']> = () => this.trainer.checkpoint()): Promise<void> {
+    if (this.stepsSinceCheckpoint === 0 || this.storageFailed || !this.position) return;
+    const checkpoint = await save();
+    const position = this.position;
+    this.stepsSinceCheckpoint = 0;
+    this.lastCheckpointAt = performance.now();
+    await this.flush();
+    try {
+      await this.store.saveCheckpoint({
+        runId: this.summary.id,
+        checkpoint,
+        position,
+        records: this.saved.records,
+        samples: this.saved.samples,
+        savedAt: Date.now(),
+      });
+      this.checkpointed = position;
+      this.summaryDirty = true;
+      await this.flush(); // the summary names the new checkpoint
+    } catch (error) {
+      this.storageFailed = true;
+      this.notify(`${(error as Error).message} Training continues, but this run cannot be resumed after a reload.`);
+    }
+  }
+
   private onMetrics(phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>, at: MetricsAt): void {
     this.pending.records.push({ phase, step, global_step: at.globalStep, time_s: at.seconds, metrics });
     const total = phase === 'sft' ? this.recipe.sft.steps : this.recipe.rl.iterations;
     this.position = { phase, step, total };
-    if (phase !== 'eval') this.budget--;
-    this.updates.schedule();
+    if (phase !== 'eval') {
+      this.budget--;
+      this.stepsSinceCheckpoint++;
+    }
+    // The first row after Play goes at once (feedback within two seconds); later ones are batched.
+    if (!this.sentFirstRow) {
+      this.sentFirstRow = true;
+      this.updates.now();
+    } else this.updates.schedule();
+  }
+
+  /** The summary as IndexedDB keeps it: counts, and the state a reload will find. */
+  private savedSummary(): RunSummary {
+    return {
+      ...this.summary,
+      metricsRows: this.saved.records,
+      samples: this.saved.samples,
+      progress: {
+        state: this.state,
+        position: this.position,
+        ...(this.checkpointed ? { checkpoint: this.checkpointed } : {}),
+        ...(this.message ? { message: this.message } : {}),
+      },
+    };
   }
 
   /** Sends the rows logged since the last batch to the page and appends them to IndexedDB. */
@@ -124,10 +220,12 @@ export class LiveRun {
     const { records, samples } = this.pending;
     this.pending = { records: [], samples: [] };
     this.listener({ runId: this.summary.id, state: this.state, position: this.position, records, samples, ...(this.message ? { message: this.message } : {}) });
-    if (this.storageFailed || (records.length === 0 && samples.length === 0)) return;
+    if (this.storageFailed) return;
+    if (records.length === 0 && samples.length === 0 && !this.summaryDirty) return;
     const first = { ...this.saved };
     this.saved = { records: first.records + records.length, samples: first.samples + samples.length };
-    const summary = { ...this.summary, metricsRows: this.saved.records, samples: this.saved.samples };
+    this.summaryDirty = false;
+    const summary = this.savedSummary();
     try {
       await this.store.appendRows(summary, this.recipe, { records, first: first.records }, { samples, first: first.samples });
     } catch (error) {

@@ -4,7 +4,7 @@
 
 import type { MetricsRecord } from '@horizon/core';
 import type { ReplaySample, RunSummary, RunView } from '../engine/api.ts';
-import { type Db, openHorizonDb, type RunRecord } from './db.ts';
+import { type CheckpointRecord, type Db, openHorizonDb, type RunRecord } from './db.ts';
 import { StorageError, toStorageError } from './errors.ts';
 
 const runRange = (id: string) => IDBKeyRange.bound([id, 0], [id, Number.MAX_SAFE_INTEGER]);
@@ -93,10 +93,51 @@ export class RunStore {
     });
   }
 
+  /** Rewrites a run's summary alone (its state changed, nothing new was logged). */
+  async saveSummary(summary: RunSummary): Promise<void> {
+    await this.guard(`save run "${summary.name}"`, async (db) => {
+      const tx = db.transaction('runs', 'readwrite');
+      const old = await tx.store.get(summary.id);
+      if (old) await tx.store.put({ ...old, ...summary });
+      await tx.done;
+    });
+  }
+
+  /** Replaces the run's checkpoint (one per run: the latest). */
+  async saveCheckpoint(record: CheckpointRecord): Promise<void> {
+    await this.guard('save a checkpoint', async (db) => {
+      const tx = db.transaction('checkpoints', 'readwrite');
+      await Promise.all([tx.store.put(record), tx.done]);
+    });
+  }
+
+  async loadCheckpoint(runId: string): Promise<CheckpointRecord | undefined> {
+    return this.guard(`load the checkpoint of run ${runId}`, (db) => db.get('checkpoints', runId));
+  }
+
+  /**
+   * Drops the rows logged after a checkpoint, so a resumed run appends where it continues: rows at
+   * sequence numbers ≥ `records` (metrics) and ≥ `samples`, and the summary's counts with them.
+   */
+  async truncateRows(summary: RunSummary, records: number, samples: number): Promise<void> {
+    await this.guard(`rewind run "${summary.name}"`, async (db) => {
+      const tx = db.transaction(['runs', 'metrics', 'samples'], 'readwrite');
+      const runs = tx.objectStore('runs');
+      const old = await runs.get(summary.id);
+      await Promise.all([
+        old ? runs.put({ ...old, ...summary, metricsRows: records, samples }) : undefined,
+        tx.objectStore('metrics').delete(IDBKeyRange.bound([summary.id, records], [summary.id, Number.MAX_SAFE_INTEGER])),
+        tx.objectStore('samples').delete(IDBKeyRange.bound([summary.id, samples], [summary.id, Number.MAX_SAFE_INTEGER])),
+        tx.done,
+      ]);
+    });
+  }
+
   async deleteRun(id: string): Promise<void> {
     await this.guard(`delete run ${id}`, async (db) => {
-      const tx = db.transaction(['runs', 'metrics', 'samples'], 'readwrite');
+      const tx = db.transaction(['runs', 'metrics', 'samples', 'checkpoints'], 'readwrite');
       await Promise.all([
+        tx.objectStore('checkpoints').delete(id),
         tx.objectStore('runs').delete(id),
         tx.objectStore('metrics').delete(runRange(id)),
         tx.objectStore('samples').delete(runRange(id)),

@@ -33,19 +33,30 @@ export function yRange(min: number, max: number): [number, number] {
   return [min - pad, max + pad];
 }
 
-export interface ChartProps {
-  /** [steps, values]; values may hold NaN (drawn as a gap). */
-  data: [number[], number[]];
-  syncKey: string;
+export interface ChartSeries {
   label: string;
   color: string;
-  height?: number;
+  /** Dashed (a second series on one chart reads without colour). */
+  dash?: boolean;
 }
 
-export function Chart({ data, syncKey, label, color, height = 150 }: ChartProps) {
+export interface ChartProps {
+  /** [steps, values…]; values may hold NaN or null (drawn as a gap). */
+  data: (number | null)[][];
+  syncKey: string;
+  series: readonly ChartSeries[];
+  height?: number;
+  /** A click on the plot picks the step under the cursor (the linked views open it). */
+  onPick?: (step: number) => void;
+}
+
+export function Chart({ data, syncKey, series, height = 150, onPick }: ChartProps) {
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
-  const pending = useRef<[number[], number[]] | null>(null);
+  const pending = useRef<(number | null)[][] | null>(null);
+  const pick = useRef(onPick);
+  pick.current = onPick;
+  const seriesKey = series.map((s) => `${s.label}:${s.color}:${s.dash ? 1 : 0}`).join('|');
   const frame = useRef(0);
 
   useEffect(() => {
@@ -64,19 +75,36 @@ export function Chart({ data, syncKey, label, color, height = 150 }: ChartProps)
       ],
       series: [
         { label: 'step' },
-        { label, stroke: color, width: 1.5, points: { show: data[0].length < 60, size: 4 }, spanGaps: false, value: (_u, v) => (v == null ? '–' : fmt(v)) },
+        ...series.map((s) => ({
+          label: s.label,
+          stroke: s.color,
+          width: 1.5,
+          ...(s.dash ? { dash: [6, 4] } : {}),
+          points: { show: data[0].length < 60, size: 4 },
+          spanGaps: false,
+          value: (_u: uPlot, v: number | null) => (v == null ? '–' : fmt(v)),
+        })),
       ],
     };
-    plot.current = new uPlot(options, data, el);
+    plot.current = new uPlot(options, data as uPlot.AlignedData, el);
+    const over = plot.current.over;
+    const click = () => {
+      const u = plot.current;
+      const idx = u?.cursor.idx;
+      if (u && idx != null && pick.current) pick.current(u.data[0][idx] as number);
+    };
+    over.addEventListener('click', click);
+    if (pick.current) over.style.cursor = 'pointer';
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: Math.max(200, el.clientWidth), height }));
     resize.observe(el);
     return () => {
       resize.disconnect();
+      over.removeEventListener('click', click);
       cancelAnimationFrame(frame.current);
       plot.current?.destroy();
       plot.current = null;
     };
-  }, [syncKey, label, color, height]);
+  }, [syncKey, seriesKey, height]);
 
   useEffect(() => {
     pending.current = data;
@@ -87,7 +115,7 @@ export function Chart({ data, syncKey, label, color, height = 150 }: ChartProps)
         document.addEventListener('visibilitychange', apply, { once: true });
         return;
       }
-      if (pending.current && plot.current) plot.current.setData(pending.current);
+      if (pending.current && plot.current) plot.current.setData(pending.current as uPlot.AlignedData);
       pending.current = null;
     };
     frame.current = requestAnimationFrame(apply);

@@ -59,6 +59,13 @@ function Lane({ answer, selected, linked, onSelect }: { answer: GaeAnswer; selec
       h(
         'thead',
         null,
+        // Positions: the walkthrough's text says "token 8 … next action token 13", so the table says which is which.
+        h(
+          'tr',
+          { class: 'positions' },
+          h('th', { scope: 'row' }, 'position t'),
+          WALKTHROUGH_TOKENS.map((_, t) => h('th', { key: t, scope: 'col', 'data-position': t, class: t === selected ? 'selected' : undefined }, String(t))),
+        ),
         h(
           'tr',
           null,
@@ -67,7 +74,17 @@ function Lane({ answer, selected, linked, onSelect }: { answer: GaeAnswer; selec
             h(
               'th',
               { key: t, class: `col-${tok.role}${t === selected ? ' selected' : ''}`, 'data-t': t },
-              h('button', { type: 'button', onClick: () => onSelect(t), 'aria-pressed': t === selected, title: `${tok.role} token ${t}` }, tok.text),
+              h(
+                'button',
+                {
+                  type: 'button',
+                  onClick: () => onSelect(t),
+                  'aria-pressed': t === selected,
+                  title: `${tok.role} token ${t}`,
+                  'aria-label': `token ${t}: ${tok.text} (${tok.role})`,
+                },
+                tok.text,
+              ),
             ),
           ),
         ),

@@ -2,13 +2,14 @@
 // recipe panel, and "copy as CLI command" (the same recipe headless). Space plays or pauses and →
 // steps (docs/ui.md, quality bar) while focus is not in a field.
 
-import type { MetricsRecord } from '@horizon/core';
+import type { MetricsRecord, Recipe } from '@horizon/core';
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { RunPosition, RunState } from '../engine/api.ts';
+import { positionText } from '../state/run-state.ts';
 import { cliCommand } from '../state/url-state.ts';
 import { Dashboard } from './dashboard.ts';
-import { type RecipeChoice, RecipePanel } from './recipe-panel.ts';
+import { checkChoice, type RecipeChoice, RecipePanel } from './recipe-panel.ts';
 
 export type TransportCommand = { kind: 'play' } | { kind: 'pause' } | { kind: 'step' } | { kind: 'run'; steps: number } | { kind: 'reset' };
 
@@ -17,22 +18,28 @@ export interface LiveStatus {
   state: RunState;
   position: RunPosition | null;
   message?: string;
+  /** Pause was pressed and the step in flight is finishing (an RL iteration takes seconds). */
+  pausing?: boolean;
+  /** What the live run trains: its preset, seed and edits, fixed while it exists. */
+  choice: RecipeChoice;
 }
 
 const ENDED: readonly RunState[] = ['finished', 'diverged', 'failed'];
 
-/** "SFT step 3 of 20", "RL iteration 2 of 4", "evaluated after iteration 2". */
-export function positionText(position: RunPosition | null): string {
-  if (!position) return 'not started';
-  if (position.phase === 'sft') return `SFT step ${position.step} of ${position.total}`;
-  if (position.phase === 'rl') return `RL iteration ${position.step} of ${position.total}`;
-  return position.step === 0 ? 'evaluated after SFT' : `evaluated after iteration ${position.step}`;
+/** "5", "20": a whole number of steps ≥ 1, or null (the field may be empty while typing). */
+export function parseSteps(text: string): number | null {
+  const t = text.trim();
+  if (!/^\d{1,7}$/.test(t)) return null;
+  const n = Number(t);
+  return n >= 1 ? n : null;
 }
 
-function Transport(props: { live: LiveStatus | null; blocked: string | null; busy: boolean; onCommand: (command: TransportCommand) => void }) {
+function Transport(props: { live: LiveStatus | null; blocked: string | null; warm: boolean; busy: boolean; onCommand: (command: TransportCommand) => void }) {
   const { live, blocked, busy, onCommand } = props;
-  const [n, setN] = useState(5);
+  const [nText, setNText] = useState('5');
+  const n = parseSteps(nText);
   const running = live?.state === 'running';
+  const pausing = running && live?.pausing === true;
   const canStart = blocked === null && !busy;
   const canAdvance = canStart && !running;
   useEffect(() => {
@@ -41,7 +48,7 @@ function Transport(props: { live: LiveStatus | null; blocked: string | null; bus
       if (target?.closest('input, select, textarea, button, a, summary')) return;
       if (e.key === ' ' && canStart) {
         e.preventDefault();
-        onCommand(running ? { kind: 'pause' } : { kind: 'play' });
+        if (!pausing) onCommand(running ? { kind: 'pause' } : { kind: 'play' });
       } else if (e.key === 'ArrowRight' && canAdvance) {
         e.preventDefault();
         onCommand({ kind: 'step' });
@@ -49,7 +56,7 @@ function Transport(props: { live: LiveStatus | null; blocked: string | null; bus
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [canStart, canAdvance, running, onCommand]);
+  }, [canStart, canAdvance, running, pausing, onCommand]);
   const fresh = !live || ENDED.includes(live.state);
   return h(
     'div',
@@ -62,9 +69,9 @@ function Transport(props: { live: LiveStatus | null; blocked: string | null; bus
     ),
     h(
       'button',
-      { type: 'button', disabled: !running, title: 'Pause (Space)', onClick: () => onCommand({ kind: 'pause' }) },
+      { type: 'button', disabled: !running || pausing, title: 'Pause (Space)', onClick: () => onCommand({ kind: 'pause' }) },
       h('span', { 'aria-hidden': 'true' }, '❚❚'),
-      ' Pause',
+      pausing ? ' Pausing…' : ' Pause',
     ),
     h(
       'button',
@@ -76,28 +83,65 @@ function Transport(props: { live: LiveStatus | null; blocked: string | null; bus
       'label',
       { class: 'run-n' },
       'Run ',
+      // A text field, not type=number: it may be empty while the learner types (a number input
+      // clamped on every keystroke turned "clear, type 20" into "120").
       h('input', {
-        type: 'number',
-        min: 1,
-        value: n,
+        type: 'text',
+        inputMode: 'numeric',
+        value: nText,
         disabled: !canAdvance,
         'aria-label': 'steps to run',
-        onInput: (e: Event) => setN(Math.max(1, Math.floor(Number((e.target as HTMLInputElement).value) || 1))),
+        'aria-invalid': n === null,
+        'aria-describedby': n === null ? 'run-n-why' : undefined,
+        onInput: (e: Event) => setNText((e.target as HTMLInputElement).value),
       }),
       ' steps',
     ),
-    h('button', { type: 'button', disabled: !canAdvance, onClick: () => onCommand({ kind: 'run', steps: n }) }, 'Run N'),
+    h('button', { type: 'button', disabled: !canAdvance || n === null, onClick: () => n !== null && onCommand({ kind: 'run', steps: n }) }, 'Run N'),
+    n === null ? h('span', { id: 'run-n-why', class: 'field-error' }, 'a whole number of steps, 1 or more') : null,
     h('button', { type: 'button', disabled: !live || busy, onClick: () => onCommand({ kind: 'reset' }) }, '↺ Reset'),
-    h('span', { class: 'step-counter', 'data-testid': 'step-counter', role: 'status' }, live ? positionText(live.position) : 'no live run'),
+    h(
+      'span',
+      { class: 'step-counter', 'data-testid': 'step-counter', role: 'status' },
+      live ? `${positionText(live.position)}${pausing ? ' — pausing after this step…' : ''}` : 'no live run',
+    ),
     h(
       'p',
-      { id: 'transport-why', class: blocked ? 'note blocked' : 'note' },
+      { id: 'transport-why', class: blocked ? 'note blocked' : 'note', 'data-warm': props.warm ? 'true' : 'false' },
       blocked ??
         (live && !fresh
           ? 'The live run keeps the recipe it started with; Reset, then Play, to train an edited recipe.'
-          : 'Play trains the recipe below in this tab’s worker on WebGPU; Step runs one SFT step or one RL iteration. Rows are saved as they arrive, so a reload keeps them.'),
+          : `Play trains the recipe below in this tab’s worker on WebGPU; Step runs one SFT step or one RL iteration. Rows and checkpoints are saved as they arrive, so a reload can resume.${props.warm ? ' Kernels compiled: the first step charts at once.' : ''}`),
     ),
     live?.message ? h('p', { class: 'error', role: 'alert' }, live.message) : null,
+  );
+}
+
+/** The run's phases in order, with the current one marked: SFT → critic warm-up (PPO) → RL. */
+export function phasesOf(recipe: Recipe, position: RunPosition | null): { name: string; detail: string; state: 'done' | 'current' | 'todo' }[] {
+  const warmup = recipe.rl.algorithm === 'ppo' ? recipe.rl.criticWarmupSteps : 0;
+  const at = !position ? -1 : position.phase === 'sft' ? 0 : position.step < warmup ? 1 : 2;
+  const phases = [
+    { name: 'SFT warm start', detail: `${recipe.sft.steps} steps`, index: 0 },
+    ...(warmup > 0 ? [{ name: 'critic warm-up', detail: `${warmup} iterations, policy frozen`, index: 1 }] : []),
+    { name: `RL (${recipe.rl.algorithm.toUpperCase()})`, detail: `${recipe.rl.iterations} iterations`, index: 2 },
+  ];
+  return phases.map((p) => ({ name: p.name, detail: p.detail, state: p.index < at ? 'done' : p.index === at ? 'current' : 'todo' }));
+}
+
+function Phases({ recipe, position }: { recipe: Recipe; position: RunPosition | null }) {
+  return h(
+    'ol',
+    { class: 'phases', 'aria-label': 'Phases of the run', 'data-testid': 'phases' },
+    phasesOf(recipe, position).map((p) =>
+      h(
+        'li',
+        { key: p.name, class: `phase phase-${p.state}`, 'aria-current': p.state === 'current' ? 'step' : undefined, 'data-state': p.state },
+        h('span', { 'aria-hidden': 'true' }, p.state === 'done' ? '✓ ' : p.state === 'current' ? '● ' : '○ '),
+        h('strong', null, p.name),
+        ` · ${p.detail}`,
+      ),
+    ),
   );
 }
 
@@ -125,18 +169,30 @@ export interface PlaygroundProps {
   liveRecords: readonly MetricsRecord[] | null;
   /** Why the controls are disabled (no WebGPU, an invalid recipe), or null. */
   blocked: string | null;
+  /** The worker has compiled this recipe's first kernels. */
+  warm: boolean;
   busy: boolean;
   onCommand: (command: TransportCommand) => void;
 }
 
 export function Playground(props: PlaygroundProps) {
-  const { choice, onChange } = props;
+  const { choice, onChange, live } = props;
+  // While a live run exists (running or paused) it owns the recipe: the fields show and lock its
+  // values and the CLI line is its command, so neither can drift from what is training.
+  const inUse = live !== null && !ENDED.includes(live.state);
+  const shown = inUse ? live.choice : choice;
+  const recipe = useMemo(() => checkChoice(shown).recipe, [shown]);
   return h(
     'section',
     { class: 'playground', 'aria-label': 'Playground' },
-    h(Transport, { live: props.live, blocked: props.blocked, busy: props.busy, onCommand: props.onCommand }),
+    h(Transport, { live, blocked: props.blocked, warm: props.warm, busy: props.busy, onCommand: props.onCommand }),
+    recipe ? h(Phases, { recipe, position: live?.position ?? null }) : null,
     props.liveRecords ? h(Dashboard, { records: props.liveRecords }) : null,
-    h(CopyCommand, { command: cliCommand(choice.recipe, choice.seed, choice.sets) }),
-    h(RecipePanel, { choice, onChange }),
+    h(CopyCommand, { command: cliCommand(shown.recipe, shown.seed, shown.sets) }),
+    h(RecipePanel, {
+      choice: shown,
+      onChange,
+      locked: inUse ? `The live run trains with these values (${live.state}); Reset to edit them.` : null,
+    }),
   );
 }
