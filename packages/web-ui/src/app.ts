@@ -199,6 +199,8 @@ export function App({ engine }: { engine: EngineHandle }) {
   const [transportBusy, setTransportBusy] = useState(false);
   /** The recipe choice whose kernels the worker has compiled (JSON), for the playground's note. */
   const [warm, setWarm] = useState<string | null>(null);
+  /** The rollouts a chart click asked for ("rl:3"), until the next click. */
+  const [picked, setPicked] = useState<string | null>(null);
 
   const navigate = useCallback((patch: Partial<UrlState>, push = false) => {
     setUrl((old) => {
@@ -457,8 +459,17 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? h(ShownRunState, { info: shownBadge, live: false, resumable, busy: transportBusy, onResume: () => resumeSaved(current.summary.id) })
         : null,
       needsRun && !current ? h(EmptyRun, { bundled }) : null,
-      url.view === 'dashboard' && current ? h(Dashboard, { records: current.records }) : null,
-      url.view === 'completions' && current ? h(Completions, { samples: current.samples }) : null,
+      url.view === 'dashboard' && current
+        ? h(Dashboard, {
+            records: current.records,
+            // Linked views: a point on an RL or evaluation chart opens that iteration's rollouts.
+            onPick: (phase, step) => {
+              setPicked(`${phase}:${step}`);
+              navigate({ view: 'completions' }, true);
+            },
+          })
+        : null,
+      url.view === 'completions' && current ? h(Completions, { key: picked ?? 'all', samples: current.samples, initialFilter: picked }) : null,
       url.view === 'playground'
         ? h(Playground, {
             choice,

@@ -34,10 +34,18 @@ export interface MetricDefinition {
    * degenerate batches.
    */
   divergence?: true;
+  /** What a healthy value or trend looks like, for the UI's tooltip (one sentence, a rule of thumb). */
+  healthy?: string;
 }
 
 export const METRICS = {
-  'rollout/reward': { unit: 'reward', doc: 'mean scalar reward per rollout (before any KL penalty)', better: 'higher', divergence: true },
+  'rollout/reward': {
+    unit: 'reward',
+    doc: 'mean scalar reward per rollout (before any KL penalty)',
+    better: 'higher',
+    divergence: true,
+    healthy: 'rises over the first tens of iterations; a flat line at 0 means nothing is rewarded yet, a sudden drop after a rise usually a too-large update.',
+  },
   'rollout/success': { unit: 'fraction', doc: 'fraction of rollouts the verifier marks correct (addition: exact answer then <eos>)', better: 'higher' },
   'rollout/response_length': { unit: 'tokens', doc: 'mean action tokens per rollout, <eos> included' },
   'rollout/truncated_frac': { unit: 'fraction', doc: 'fraction of rollouts cut by the token or turn budget instead of ending', better: 'lower' },
@@ -54,9 +62,22 @@ export const METRICS = {
     doc: 'policy loss: clipped surrogate − c_H·entropy (+ β·KL in loss), aggregated as the recipe says, last epoch mean',
     divergence: true,
   },
-  'policy/kl': { unit: 'nats/token', doc: 'KL from the policy to the reference (SFT) policy per token, with the recipe’s estimator', better: 'lower' },
-  'policy/entropy': { unit: 'nats/token', doc: 'entropy of the sampling distribution (temperature applied) per token' },
-  'policy/clip_frac': { unit: 'fraction', doc: 'fraction of action tokens whose ratio was clipped (no gradient) in the update' },
+  'policy/kl': {
+    unit: 'nats/token',
+    doc: 'KL from the policy to the reference (SFT) policy per token, with the recipe’s estimator',
+    better: 'lower',
+    healthy: 'small and slowly growing (around 0.01–0.1 nats per token here); a jump means the update moved the policy far from SFT.',
+  },
+  'policy/entropy': {
+    unit: 'nats/token',
+    doc: 'entropy of the sampling distribution (temperature applied) per token',
+    healthy: 'falls slowly as the policy grows sure; a collapse to near 0 early means it stopped exploring.',
+  },
+  'policy/clip_frac': {
+    unit: 'fraction',
+    doc: 'fraction of action tokens whose ratio was clipped (no gradient) in the update',
+    healthy: 'a few percent to about 0.2; near 0 the update barely moves the policy, far above 0.3 the steps are too large.',
+  },
   'policy/dual_clip_frac': { unit: 'fraction', doc: 'fraction of action tokens bounded by the dual clip c (negative advantages)' },
   'policy/approx_kl': { unit: 'nats/token', doc: 'k3 estimate of KL(π_old ‖ π_θ) per token after the update: how far one iteration moved the policy' },
   'policy/ratio_mean': { unit: 'ratio', doc: 'mean importance ratio π_θ/π_old over action tokens in the update (1 at the first minibatch)' },
@@ -77,6 +98,7 @@ export const METRICS = {
     unit: 'fraction',
     doc: '1 − Var(R̂ − V)/Var(R̂) over action tokens: 1 = values predict returns, ≤ 0 = no better than a constant',
     better: 'higher',
+    healthy: 'climbs from ≤ 0 towards 1 as the critic learns; staying below 0 means the advantages are mostly noise.',
   },
   'critic/value_mean': { unit: 'value', doc: 'mean critic value V over action tokens at rollout time' },
   'critic/return_mean': { unit: 'value', doc: 'mean critic target R̂ (GAE with λ_critic) over action tokens' },
@@ -86,10 +108,17 @@ export const METRICS = {
     unit: 'fraction',
     doc: 'greedy exact-match success on the fixed held-out set (training digits, never trained on)',
     better: 'higher',
+    healthy: 'at or above its after-SFT value and rising with RL; a fall means RL is overfitting or drifting.',
   },
   'eval/ood_success': { unit: 'fraction', doc: 'greedy exact-match success on the fixed out-of-distribution set (longer operands)', better: 'higher' },
   'eval/response_length': { unit: 'tokens', doc: 'mean response tokens on the held-out set' },
-  'sft/loss': { unit: 'nats/token', doc: 'cross-entropy of the completion and <eos> tokens in the SFT warm start', better: 'lower', divergence: true },
+  'sft/loss': {
+    unit: 'nats/token',
+    doc: 'cross-entropy of the completion and <eos> tokens in the SFT warm start',
+    better: 'lower',
+    divergence: true,
+    healthy: 'falls quickly at first, then flattens; a rise or a NaN means the learning rate is too high.',
+  },
   'sft/grad_norm': { unit: 'norm', doc: 'global L2 norm of the SFT gradient before clipping', divergence: true },
   'perf/tokens_per_s': { unit: 'tokens/s', doc: 'action tokens sampled per second of rollout time', better: 'higher' },
   'perf/train_tokens_per_s': {

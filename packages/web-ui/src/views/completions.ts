@@ -39,14 +39,15 @@ function Legend({ channel, extent }: { channel: ChannelName; extent: number }) {
   );
 }
 
-export function Completions({ samples }: { samples: readonly ReplaySample[] }) {
+/** `initialFilter`: the rollouts to open with, e.g. "rl:3" when a chart point was clicked (docs/ui.md §14). */
+export function Completions({ samples, initialFilter = null }: { samples: readonly ReplaySample[]; initialFilter?: string | null }) {
   const available = useMemo(() => CHANNEL_NAMES.filter((c) => samples.some((s) => s.channels[c])), [samples]);
   const [chosen, setChosen] = useState<ChannelName>('advantage');
   const channel = available.includes(chosen) ? chosen : (available[0] ?? 'advantage');
   // Filters: every rollout, the training (RL) rollouts, or one phase and step ("rl:3", "eval:0").
   const groups = useMemo(() => [...new Set(samples.map((s) => `${s.phase}:${s.step}`))], [samples]);
   const hasRl = samples.some((s) => s.phase === 'rl');
-  const [filter, setFilter] = useState<string | null>(null);
+  const [filter, setFilter] = useState<string | null>(initialFilter);
   const active = filter ?? (hasRl ? 'rl' : 'all'); // training rollouts first: they carry the channels
   const [page, setPage] = useState(0);
   const [hover, setHover] = useState<TokenInfo | null>(null);
@@ -95,6 +96,9 @@ export function Completions({ samples }: { samples: readonly ReplaySample[] }) {
           hasRl ? h('option', { value: 'rl' }, 'training (RL), every step') : null,
           h('option', { value: 'all' }, 'all, evaluation included'),
           groups.map((g) => h('option', { key: g, value: g }, g.replace(':', ' step '))),
+          filter && !groups.includes(filter) && filter !== 'rl' && filter !== 'all'
+            ? h('option', { value: filter }, `${filter.replace(':', ' step ')} (no rollouts logged)`)
+            : null,
         ),
       ),
     ),

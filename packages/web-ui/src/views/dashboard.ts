@@ -4,7 +4,7 @@
 // glossary's definition and what a healthy value looks like (core/metrics/glossary.ts). Several
 // runs overlay on one set of charts (docs/ui.md §14), one line style per run.
 
-import { METRICS, type MetricName, type MetricsRecord, type Phase } from '@horizon/core';
+import { METRICS, type MetricDefinition, type MetricName, type MetricsRecord, type Phase } from '@horizon/core';
 import { h } from 'preact';
 import { useMemo } from 'preact/hooks';
 import { Chart, type ChartSeries } from './chart.ts';
@@ -95,7 +95,7 @@ export function describeSeries(label: string, [xs, ys]: [number[], number[]]): s
 }
 
 function GlossaryTitle({ name, title }: { name: MetricName; title: string }) {
-  const def = METRICS[name] as { doc: string; unit: string; better?: string; healthy?: string };
+  const def: MetricDefinition = METRICS[name];
   const id = `gloss-${name.replace('/', '-')}`;
   return h(
     'div',
@@ -118,7 +118,17 @@ export interface DashboardRun {
   records: readonly MetricsRecord[];
 }
 
-function Panel({ spec, runs, color, onPick }: { spec: PanelSpec; runs: readonly DashboardRun[]; color: string; onPick?: (step: number) => void }) {
+function Panel({
+  spec,
+  runs,
+  color,
+  onPick,
+}: {
+  spec: PanelSpec;
+  runs: readonly DashboardRun[];
+  color: string;
+  onPick?: (phase: Phase, step: number) => void;
+}) {
   const overlay = runs.length > 1;
   const built = useMemo(() => {
     const parts: { series: ChartSeries; data: [number[], number[]] }[] = [];
@@ -169,7 +179,7 @@ function Panel({ spec, runs, color, onPick }: { spec: PanelSpec; runs: readonly 
             data,
             syncKey: spec.phase === 'sft' ? 'sft' : 'rl',
             series: built.map((b) => b.series),
-            ...(onPick && spec.phase !== 'sft' ? { onPick } : {}),
+            ...(onPick && spec.phase !== 'sft' ? { onPick: (step: number) => onPick(spec.phase, step) } : {}),
           }),
         )
       : h(
@@ -186,7 +196,7 @@ export interface DashboardProps {
   /** Overlay these runs instead (two or more: compare mode). */
   runs?: readonly DashboardRun[];
   /** Click on an RL or evaluation chart: open that iteration's rollouts. */
-  onPick?: (step: number) => void;
+  onPick?: (phase: Phase, step: number) => void;
 }
 
 export function Dashboard({ records, runs, onPick }: DashboardProps) {
