@@ -206,6 +206,21 @@ export function keptRecords(dir: string): number {
   return JSON.parse(readFileSync(join(dir, 'checkpoints', last, 'state.json'), 'utf8')).extra.metricsRecords;
 }
 
+/**
+ * A kill moment uniform over the reference run's time (RL iterations and checkpoint writes take
+ * most of it, SFT steps little), with one in eleven before the first row (the CLI and the device
+ * loading): the row count to wait for, then a random part of the gap to the next row.
+ */
+export function killMoment(reference: readonly { time_s: number }[], rand: () => number): { rows: number; extraMs: number } {
+  const end = (reference.at(-1) as { time_s: number }).time_s;
+  const t = (rand() * 1.1 - 0.1) * end;
+  if (t < 0) return { rows: 0, extraMs: 500 + rand() * 2500 };
+  const next = reference.findIndex((r) => r.time_s > t);
+  const rows = next < 0 ? reference.length : next;
+  const gap = next <= 0 ? 0.4 : reference[next].time_s - reference[next - 1].time_s;
+  return { rows, extraMs: rand() * Math.min(gap, 3) * 1000 };
+}
+
 /** A small deterministic generator for the kill moments (mulberry32). */
 export function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -228,13 +243,13 @@ async function cli(): Promise<number> {
   const referenceSeconds = (performance.now() - t0) / 1000;
   if (reference.code !== 0) throw new Error(`the uninterrupted run failed: ${reference.stderr}`);
   const ref = fingerprint(join(scratch, 'reference'));
+  const referenceRows = metricsRows(join(scratch, 'reference')) as { time_s: number }[];
   console.log(`uninterrupted run: ${referenceSeconds.toFixed(1)} s, ${ref.metrics.length} metrics rows, final ${ref.checkpoint.step}`);
   const rand = random(Number(values.seed));
   const results: TrialResult[] = [];
   for (let i = 0; i < Number(values.kills); i++) {
-    // Uniform over the run's rows, startup included, at a random moment within the step.
-    const rows = Math.floor(rand() * (ref.metrics.length + 1));
-    results.push(await killTrial(join(scratch, `kill-${i + 1}`), rows, rand() * (rows === 0 ? 3000 : 400), ref));
+    const { rows, extraMs } = killMoment(referenceRows, rand);
+    results.push(await killTrial(join(scratch, `kill-${i + 1}`), rows, extraMs, ref));
     print(results.at(-1) as TrialResult, i === 0);
   }
   if (!values['no-signals']) {

@@ -70,7 +70,11 @@ export const train: Command = {
     recipe: { type: 'string', description: `a preset (${PRESET_NAMES.join(', ')}) or a .json recipe file; default add-ppo`, valueName: 'name|file' },
     set: { type: 'string', multiple: true, description: 'override one recipe field, e.g. --set rl.iterations=50 (repeatable)', valueName: 'key=value' },
     out: { type: 'string', description: 'run directory (default runs/<recipe>-<time>); must be new or empty', valueName: 'dir' },
-    resume: { type: 'string', description: 'continue the run in this directory from its last checkpoint', valueName: 'dir' },
+    resume: {
+      type: 'string',
+      description: 'continue the run in this directory from its last checkpoint (Ctrl-C or SIGTERM writes one first, then exits 130 or 143)',
+      valueName: 'dir',
+    },
     quiet: { type: 'boolean', description: 'no progress bar (metrics still go to metrics.jsonl)' },
   },
   async run({ flags, positionals, out, err }) {
