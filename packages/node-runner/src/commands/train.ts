@@ -128,7 +128,7 @@ export const train: Command = {
         (signal) =>
           say(
             `${signal}: stopping after this step and saving a checkpoint (${signal === 'SIGINT' ? 'Ctrl-C' : 'signal'} again to stop at once)` +
-              (underScriptRunner() ? '; the package manager may return to the prompt first, this process finishes and reports below' : ''),
+              (underScriptRunner() ? `; pnpm's "ELIFECYCLE … exit code ${SIGNAL_EXIT[signal]}" that follows is this stop, not a failure` : ''),
           ),
         (signal) => {
           for (const bar of Object.values(bars)) bar?.stop();
