@@ -9,6 +9,7 @@ import type { EngineHandle } from './engine/client.ts';
 import { loggedRunState, positionText, type RunStateInfo } from './state/run-state.ts';
 import { formatUrlState, parseUrlState, type UrlState, VIEWS, type ViewName } from './state/url-state.ts';
 import { type Banner, Banners } from './views/banners.ts';
+import { Compare } from './views/compare.ts';
 import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
 import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
@@ -36,7 +37,13 @@ function LazyGae({ engine }: { engine: EngineHandle }) {
  */
 export const PAGE_PRESET = 'tiny';
 
-const TITLES: Record<ViewName, string> = { dashboard: 'Dashboard', completions: 'Completions', playground: 'Playground', gae: 'GAE walkthrough' };
+const TITLES: Record<ViewName, string> = {
+  dashboard: 'Dashboard',
+  completions: 'Completions',
+  playground: 'Playground',
+  compare: 'Compare',
+  gae: 'GAE walkthrough',
+};
 
 const NO_WEBGPU_TEXT =
   'Live training runs the kernels on WebGPU, and this browser gives the page no WebGPU device. Replays, the dashboard and the token strips work without it; the GAE walkthrough uses the float64 reference on the CPU instead of the kernel.';
@@ -201,6 +208,9 @@ export function App({ engine }: { engine: EngineHandle }) {
   const [warm, setWarm] = useState<string | null>(null);
   /** The rollouts a chart click asked for ("rl:3"), until the next click. */
   const [picked, setPicked] = useState<string | null>(null);
+  /** Runs loaded for the compare view, by id; the shipped PPO/GRPO/RLOO replays load on first open. */
+  const [compareViews, setCompareViews] = useState<Map<string, RunView>>(new Map());
+  const [shippedCompare, setShippedCompare] = useState<RunView[] | null>(null);
 
   const navigate = useCallback((patch: Partial<UrlState>, push = false) => {
     setUrl((old) => {
@@ -403,6 +413,37 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? 'Fix the recipe’s marked fields below to train it.'
         : null;
   const needsRun = url.view === 'dashboard' || url.view === 'completions';
+
+  // Compare: the shipped replays load when the view first opens; saved runs load when picked.
+  useEffect(() => {
+    if (url.view !== 'compare' || shippedCompare !== null) return;
+    engine.compareReplays(new URL('replay/manifest.json', document.baseURI).href).then(setShippedCompare, (error) => {
+      setShippedCompare([]);
+      showBanner({ id: 'compare', tone: 'error', title: 'Compare:', text: message(error) });
+    });
+  }, [engine, url.view, shippedCompare, showBanner]);
+  const compareOptions = useMemo(
+    () => [...(bundled.state === 'ready' ? [bundled.run.summary] : []), ...(shippedCompare ?? []).map((v) => v.summary), ...(runs ?? [])],
+    [bundled, shippedCompare, runs],
+  );
+  const compareSelected = url.compare.length > 0 ? url.compare : compareOptions.filter((o) => o.source === 'bundled').map((o) => o.id);
+  const loadedForCompare = useMemo(() => {
+    const all = new Map(compareViews);
+    if (bundled.state === 'ready') all.set('bundled', bundled.run);
+    for (const v of shippedCompare ?? []) all.set(v.summary.id, v);
+    if (isLive && current) all.set(current.summary.id, current); // the live run's rows as they arrive
+    return all;
+  }, [compareViews, bundled, shippedCompare, isLive, current]);
+  useEffect(() => {
+    if (url.view !== 'compare') return;
+    for (const id of compareSelected) {
+      if (loadedForCompare.has(id) || id.startsWith('bundled')) continue;
+      engine.loadRun(id).then(
+        (run) => setCompareViews((m) => new Map(m).set(id, run)),
+        (error) => storageBanner(message(error)),
+      );
+    }
+  }, [engine, url.view, compareSelected.join(), loadedForCompare, storageBanner]);
   // On the playground, compile the recipe's first kernels before Play (after a pause in editing).
   const idle = !live || ['finished', 'diverged', 'failed'].includes(live.state);
   useEffect(() => {
@@ -481,6 +522,9 @@ export function App({ engine }: { engine: EngineHandle }) {
             busy: transportBusy,
             onCommand: command,
           })
+        : null,
+      url.view === 'compare'
+        ? h(Compare, { options: compareOptions, selected: compareSelected, views: loadedForCompare, onSelect: (ids) => navigate({ compare: ids }) })
         : null,
       url.view === 'gae' ? h(LazyGae, { engine }) : null,
     ),

@@ -157,6 +157,8 @@ export interface EngineApi {
   importReplay(files: ReplayFile[]): Promise<ImportOutcome>;
   /** The replay shipped under `public/replay/` (manifest at `manifestUrl`), or null if none ships. */
   bundledReplay(manifestUrl: string): Promise<RunView | null>;
+  /** The other shipped runs the compare view overlays (the manifest's `compare` list; metrics only). */
+  compareReplays(manifestUrl: string): Promise<RunView[]>;
   /** Runs saved in this browser, newest first. */
   listRuns(): Promise<RunSummary[]>;
   loadRun(id: string): Promise<RunView>;

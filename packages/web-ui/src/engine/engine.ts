@@ -33,6 +33,8 @@ export interface ReplayManifest {
   /** File names relative to the manifest. */
   metrics: string;
   samples?: string;
+  /** More shipped runs for the compare view (metrics only), e.g. GRPO and RLOO on the same seed and budget. */
+  compare?: { name: string; origin: string; metrics: string }[];
 }
 
 /** Short device label: adapter, backend, and whether it is software. */
@@ -164,6 +166,21 @@ export class Engine implements EngineApi {
       this.warmed.set(key, warm);
     }
     await warm;
+  }
+
+  async compareReplays(manifestUrl: string): Promise<RunView[]> {
+    const response = await fetch(manifestUrl);
+    if (response.status === 404) return [];
+    if (!response.ok) throw new Error(`The bundled replay's manifest (${manifestUrl}) answered HTTP ${response.status}.`);
+    const manifest = (await response.json()) as ReplayManifest;
+    return Promise.all(
+      (manifest.compare ?? []).map(async (entry) => {
+        const file = await fetch(new URL(entry.metrics, manifestUrl));
+        if (!file.ok) throw new Error(`The bundled replay lists ${entry.metrics}, but fetching it answered HTTP ${file.status}.`);
+        const parsed = parseReplay([{ name: entry.metrics, text: await file.text() }]);
+        return viewOf(parsed, { id: `bundled:${entry.metrics}`, name: entry.name, source: 'bundled', origin: entry.origin, createdAt: 0 });
+      }),
+    );
   }
 
   async startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void): Promise<RunView> {

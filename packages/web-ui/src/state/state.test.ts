@@ -6,10 +6,10 @@ import { firstNonFinite, loggedRunState } from './run-state.ts';
 import { cliCommand, formatUrlState, parseUrlState } from './url-state.ts';
 
 describe('URL state', () => {
-  it('round-trips view, recipe, seed, edits and run', () => {
-    const state = { view: 'gae' as const, recipe: 'tiny', seed: 7, sets: ['rl.lambda=0.9', 'rl.gamma=0.99'], run: 'abc' };
+  it('round-trips view, recipe, seed, edits, run and compared runs', () => {
+    const state = { view: 'gae' as const, recipe: 'tiny', seed: 7, sets: ['rl.lambda=0.9', 'rl.gamma=0.99'], run: 'abc', compare: ['abc', 'bundled'] };
     const href = formatUrlState('http://127.0.0.1:5173/app/?old=1#dashboard', state);
-    expect(href).toBe('http://127.0.0.1:5173/app/?recipe=tiny&seed=7&set=rl.lambda%3D0.9&set=rl.gamma%3D0.99&run=abc#gae');
+    expect(href).toBe('http://127.0.0.1:5173/app/?recipe=tiny&seed=7&set=rl.lambda%3D0.9&set=rl.gamma%3D0.99&run=abc&cmp=abc&cmp=bundled#gae');
     expect(parseUrlState(href, 'add-ppo')).toEqual(state);
   });
 

@@ -1,8 +1,8 @@
 // Shareable state in the URL (docs/ui.md §11): the view in the hash, the playground's recipe preset,
 // seed and edited fields, and the open run in the query. A link reproduces what the sender saw.
-//   ?recipe=tiny&seed=7&set=rl.lambda%3D0.9&run=<id>#gae
+//   ?recipe=tiny&seed=7&set=rl.lambda%3D0.9&run=<id>&cmp=<id>&cmp=<id>#gae
 
-export const VIEWS = ['dashboard', 'completions', 'playground', 'gae'] as const;
+export const VIEWS = ['dashboard', 'completions', 'playground', 'compare', 'gae'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export interface UrlState {
@@ -15,6 +15,8 @@ export interface UrlState {
   sets: string[];
   /** The saved run shown, by id ("bundled" for the shipped replay). */
   run: string | undefined;
+  /** Runs overlaid in the compare view, by id; empty = the shipped PPO, GRPO and RLOO replays. */
+  compare: string[];
 }
 
 export function parseUrlState(href: string, defaultRecipe: string): UrlState {
@@ -28,6 +30,7 @@ export function parseUrlState(href: string, defaultRecipe: string): UrlState {
     seed,
     sets: url.searchParams.getAll('set').filter((s) => s.includes('=')),
     run: url.searchParams.get('run') ?? undefined,
+    compare: url.searchParams.getAll('cmp'),
   };
 }
 
@@ -39,6 +42,7 @@ export function formatUrlState(href: string, state: UrlState): string {
   if (state.seed !== undefined) params.set('seed', String(state.seed));
   for (const s of state.sets) params.append('set', s);
   if (state.run) params.set('run', state.run);
+  for (const id of state.compare ?? []) params.append('cmp', id);
   url.search = params.toString();
   url.hash = state.view;
   return url.toString();
