@@ -510,7 +510,16 @@ export function App({ engine }: { engine: EngineHandle }) {
             },
           })
         : null,
-      url.view === 'completions' && current ? h(Completions, { key: picked ?? 'all', samples: current.samples, initialFilter: picked }) : null,
+      url.view === 'completions' && current
+        ? h(Completions, {
+            key: picked ?? 'all',
+            samples: current.samples,
+            initialFilter: picked,
+            recipe: current.recipe,
+            records: current.records,
+            compute: (r) => engine.rolloutGae(r),
+          })
+        : null,
       url.view === 'playground'
         ? h(Playground, {
             choice,

@@ -57,6 +57,25 @@ export interface GaeAnswer {
   millis: number;
 }
 
+/** GAE over one logged rollout, token by token (the completions table's "explain this advantage"). */
+export interface RolloutGaeRequest {
+  /** r_t per token: the task reward on the last action token, minus β·KL on each action token when KL is in the reward. */
+  rewards: number[];
+  /** V_t per token, as logged (the critic's value of the state before the token). */
+  values: number[];
+  /** 1 on action tokens. */
+  actionMask: number[];
+  gamma: number;
+  lambda: number;
+}
+
+export interface RolloutGaeAnswer {
+  deltas: number[];
+  advantages: number[];
+  returns: number[];
+  computedOn: 'gpu' | 'cpu';
+}
+
 /** A run as the UI lists it. */
 export interface RunSummary {
   id: string;
@@ -153,6 +172,8 @@ export interface EngineApi {
   device(): Promise<DeviceStatus>;
   /** GAE over the walkthrough trajectory, on the GPU kernel when there is a device. */
   gae(request: GaeRequest): Promise<GaeAnswer>;
+  /** GAE over one rollout's tokens, on the GPU kernel when there is a device (row 2 with λ = 0 gives δ). */
+  rolloutGae(request: RolloutGaeRequest): Promise<RolloutGaeAnswer>;
   /** Parses replay files (metrics.jsonl, samples.jsonl), shows them, and saves them as a run. */
   importReplay(files: ReplayFile[]): Promise<ImportOutcome>;
   /** The replay shipped under `public/replay/` (manifest at `manifestUrl`), or null if none ships. */

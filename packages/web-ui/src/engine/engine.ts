@@ -2,7 +2,7 @@
 // the kernels, parses replays and keeps runs in IndexedDB. Nothing here touches the DOM.
 
 import { type Recipe, resolveRecipe, Trainer } from '@horizon/core';
-import { type DeviceReport, type Gpu, isGpuError } from '@horizon/kernels';
+import { type DeviceReport, type Gpu, gae, gaeRef, isGpuError } from '@horizon/kernels';
 import { acquireNavigatorGpu } from '@horizon/kernels/navigator';
 import { cliCommand } from '../state/url-state.ts';
 import { RunStore } from '../storage/runs.ts';
@@ -14,6 +14,8 @@ import type {
   ImportOutcome,
   Notice,
   ReplayFile,
+  RolloutGaeAnswer,
+  RolloutGaeRequest,
   RunSummary,
   RunUpdate,
   RunView,
@@ -97,6 +99,26 @@ export class Engine implements EngineApi {
     const { gpu, status } = await this.openDevice();
     const line = gpu ? status.line : `float64 reference on the CPU — no WebGPU device: ${status.line}`;
     return computeWalkthrough(gpu, request, line);
+  }
+
+  async rolloutGae(request: RolloutGaeRequest): Promise<RolloutGaeAnswer> {
+    const { gpu } = await this.openDevice();
+    const T = request.rewards.length;
+    const twice = (x: number[], C: typeof Float32Array | typeof Uint32Array) => {
+      const out = new C(2 * T);
+      out.set(x, 0);
+      out.set(x, T);
+      return out;
+    };
+    const inputs = {
+      rewards: twice(request.rewards, Float32Array) as Float32Array,
+      values: twice(request.values, Float32Array) as Float32Array,
+      actionMask: twice(request.actionMask, Uint32Array) as Uint32Array,
+    };
+    const options = { B: 2, T, gamma: request.gamma, lambda: [request.lambda, 0] };
+    const { advantages, returns } = gpu ? await gae(gpu, inputs, options) : gaeRef(inputs, options);
+    const a = Array.from(advantages);
+    return { advantages: a.slice(0, T), deltas: a.slice(T), returns: Array.from(returns).slice(0, T), computedOn: gpu ? 'gpu' : 'cpu' };
   }
 
   async importReplay(files: ReplayFile[]): Promise<ImportOutcome> {

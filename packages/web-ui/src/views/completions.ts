@@ -1,11 +1,13 @@
 // Completions table (docs/ui.md §1, TRL #2772): one row per logged rollout with its token strip, reward
 // and ending; a channel picker colours every strip on one shared scale, so strips compare.
 
+import type { MetricsRecord } from '@horizon/core';
 import { h } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import type { ReplaySample } from '../engine/api.ts';
+import type { ReplaySample, RolloutGaeAnswer, RolloutGaeRequest } from '../engine/api.ts';
 import { CHANNEL_NAMES, CHANNELS, type ChannelName, divergingColor } from './colors.ts';
 import { fmt } from './format.ts';
+import { TokenAdvantage } from './token-advantage.ts';
 import { channelExtent, TokenCard, type TokenInfo, TokenStrip } from './token-strip.ts';
 
 const PAGE = 40;
@@ -40,7 +42,16 @@ function Legend({ channel, extent }: { channel: ChannelName; extent: number }) {
 }
 
 /** `initialFilter`: the rollouts to open with, e.g. "rl:3" when a chart point was clicked (docs/ui.md §14). */
-export function Completions({ samples, initialFilter = null }: { samples: readonly ReplaySample[]; initialFilter?: string | null }) {
+export interface CompletionsProps {
+  samples: readonly ReplaySample[];
+  initialFilter?: string | null;
+  /** The run's recipe and rows: a picked token's advantage is rebuilt from them (token-advantage.ts). */
+  recipe?: Record<string, unknown>;
+  records?: readonly MetricsRecord[];
+  compute?: (request: RolloutGaeRequest) => Promise<RolloutGaeAnswer>;
+}
+
+export function Completions({ samples, initialFilter = null, recipe, records, compute }: CompletionsProps) {
   const available = useMemo(() => CHANNEL_NAMES.filter((c) => samples.some((s) => s.channels[c])), [samples]);
   const [chosen, setChosen] = useState<ChannelName>('advantage');
   const channel = available.includes(chosen) ? chosen : (available[0] ?? 'advantage');
@@ -51,6 +62,7 @@ export function Completions({ samples, initialFilter = null }: { samples: readon
   const active = filter ?? (hasRl ? 'rl' : 'all'); // training rollouts first: they carry the channels
   const [page, setPage] = useState(0);
   const [hover, setHover] = useState<TokenInfo | null>(null);
+  const [explained, setExplained] = useState<{ sample: ReplaySample; index: number } | null>(null);
   const shown = useMemo(
     () => samples.filter((s) => active === 'all' || (active === 'rl' ? s.phase === 'rl' : `${s.phase}:${s.step}` === active)),
     [samples, active],
@@ -128,7 +140,17 @@ export function Completions({ samples, initialFilter = null }: { samples: readon
             { key: `${s.step}-${s.rolloutId}-${s.phase}` },
             h('td', null, `${s.phase === 'rl' ? '' : `${s.phase} `}${s.step}`),
             h('td', null, s.rolloutId),
-            h('td', null, h(TokenStrip, { sample: s, channel, extent, onHover: setHover })),
+            h(
+              'td',
+              null,
+              h(TokenStrip, {
+                sample: s,
+                channel,
+                extent,
+                onHover: setHover,
+                ...(compute ? { onPick: (index: number) => setExplained({ sample: s, index }) } : {}),
+              }),
+            ),
             h('td', { class: 'num' }, fmt(s.reward, 2)),
             h('td', null, s.done ? 'done' : 'truncated'),
           ),
@@ -143,6 +165,16 @@ export function Completions({ samples, initialFilter = null }: { samples: readon
           ` page ${page + 1} of ${pages} `,
           h('button', { type: 'button', disabled: page + 1 >= pages, onClick: () => setPage(page + 1) }, 'next →'),
         )
+      : null,
+    explained && compute
+      ? h(TokenAdvantage, {
+          sample: explained.sample,
+          index: explained.index,
+          recipe: recipe ?? {},
+          records: records ?? [],
+          compute,
+          onClose: () => setExplained(null),
+        })
       : null,
     hover ? h(TokenCard, { info: hover }) : null,
   );

@@ -4,6 +4,7 @@
 // colour because no loss is computed on them. Hover (or focus) shows every channel's number.
 
 import { h } from 'preact';
+import { useState } from 'preact/hooks';
 import type { ReplaySample } from '../engine/api.ts';
 import { CHANNELS, type ChannelName, channelOffset, divergingColor, textOn } from './colors.ts';
 import { fmtSigned } from './format.ts';
@@ -38,9 +39,43 @@ export function channelExtent(samples: readonly ReplaySample[], channel: Channel
   return m;
 }
 
-export function TokenStrip(props: { sample: ReplaySample; channel: ChannelName; extent: number; onHover: (info: TokenInfo | null) => void }) {
-  const { sample, channel, extent, onHover } = props;
+/**
+ * One tab stop per strip (roving tabindex): Tab enters the strip on its current token, ← → Home End
+ * move between the action tokens (the hover card follows focus), Enter or a click picks a token.
+ */
+export function TokenStrip(props: {
+  sample: ReplaySample;
+  channel: ChannelName;
+  extent: number;
+  onHover: (info: TokenInfo | null) => void;
+  onPick?: (index: number) => void;
+}) {
+  const { sample, channel, extent, onHover, onPick } = props;
   const values = sample.channels[channel];
+  const stops = values ? sample.tokens.flatMap((_, i) => (sample.roles[i] === 'a' ? [i] : [])) : [];
+  const [current, setCurrent] = useState<number>(-1);
+  const active = stops.includes(current) ? current : (stops[0] ?? -1);
+  const onKey = (event: KeyboardEvent) => {
+    const k = stops.indexOf(active);
+    const to =
+      event.key === 'ArrowRight'
+        ? stops[Math.min(stops.length - 1, k + 1)]
+        : event.key === 'ArrowLeft'
+          ? stops[Math.max(0, k - 1)]
+          : event.key === 'Home'
+            ? stops[0]
+            : event.key === 'End'
+              ? stops.at(-1)
+              : undefined;
+    if (to !== undefined) {
+      event.preventDefault();
+      setCurrent(to);
+      (event.currentTarget as HTMLElement).querySelector<HTMLElement>(`[data-i="${to}"]`)?.focus();
+    } else if (event.key === 'Enter' && onPick && active >= 0) {
+      event.preventDefault();
+      onPick(active);
+    }
+  };
   const show = (event: Event) => {
     const el = (event.target as HTMLElement).closest<HTMLElement>('[data-i]');
     if (!el) return;
@@ -49,7 +84,23 @@ export function TokenStrip(props: { sample: ReplaySample; channel: ChannelName; 
   };
   return h(
     'div',
-    { class: 'strip', onMouseOver: show, onFocusIn: show, onMouseLeave: () => onHover(null), onFocusOut: () => onHover(null) },
+    {
+      class: 'strip',
+      role: 'group',
+      'aria-label': `rollout ${sample.rolloutId}, ${stops.length} action tokens: arrow keys move between them${onPick ? ', Enter explains one' : ''}`,
+      onMouseOver: show,
+      onFocusIn: show,
+      onMouseLeave: () => onHover(null),
+      onFocusOut: () => onHover(null),
+      onKeyDown: onKey,
+      onClick: (event: Event) => {
+        const el = (event.target as HTMLElement).closest<HTMLElement>('.tok-action[data-i]');
+        if (el && onPick) {
+          setCurrent(Number(el.dataset.i));
+          onPick(Number(el.dataset.i));
+        }
+      },
+    },
     sample.tokens.map((_, i) => {
       const role = ROLE[sample.roles[i] as keyof typeof ROLE];
       const text = pieceOf(sample, i);
@@ -65,7 +116,7 @@ export function TokenStrip(props: { sample: ReplaySample; channel: ChannelName; 
           'data-i': i,
           'data-role': role,
           'data-value': String(v),
-          tabIndex: 0,
+          tabIndex: i === active ? 0 : -1,
           style: { background: divergingColor(t), color: textOn(t) },
         },
         text,
