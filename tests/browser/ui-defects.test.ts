@@ -73,7 +73,7 @@ describe('issue 17 defects', () => {
 
   it('4: at 390 px no view is wider than the screen, the tabs fit, and the playground is not a wall of fields', async () => {
     const { context, page } = await fresh({ width: 390, height: 844 });
-    for (const view of ['dashboard', 'completions', 'playground', 'compare', 'gae']) {
+    for (const view of ['dashboard', 'completions', 'playground', 'loop', 'compare', 'gae']) {
       await page.goto(`${app.url}?recipe=tiny#${view}`);
       if (view === 'gae') await page.waitForSelector('.lane-wrap', { timeout: 60_000 });
       else if (view === 'compare') await page.waitForSelector('.compare .dashboard', { timeout: 30_000 });

@@ -12,6 +12,7 @@ import { type Banner, Banners } from './views/banners.ts';
 import { Compare } from './views/compare.ts';
 import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
+import { LoopOverview } from './views/loop-overview.ts';
 import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
 import { checkChoice } from './views/recipe-panel.ts';
 import { ReplayOpen } from './views/replay-open.ts';
@@ -41,6 +42,7 @@ const TITLES: Record<ViewName, string> = {
   dashboard: 'Dashboard',
   completions: 'Completions',
   playground: 'Playground',
+  loop: 'RL loop',
   compare: 'Compare',
   gae: 'GAE walkthrough',
 };
@@ -412,7 +414,7 @@ export function App({ engine }: { engine: EngineHandle }) {
       : !recipeOk && (!live || ['finished', 'diverged', 'failed'].includes(live.state))
         ? 'Fix the recipe’s marked fields below to train it.'
         : null;
-  const needsRun = url.view === 'dashboard' || url.view === 'completions';
+  const needsRun = url.view === 'dashboard' || url.view === 'completions' || url.view === 'loop';
 
   // Compare: the shipped replays load when the view first opens; saved runs load when picked.
   useEffect(() => {
@@ -530,6 +532,18 @@ export function App({ engine }: { engine: EngineHandle }) {
             warm: warm === JSON.stringify(choice),
             busy: transportBusy,
             onCommand: command,
+          })
+        : null,
+      url.view === 'loop' && current
+        ? h(LoopOverview, {
+            records: current.records,
+            samples: current.samples,
+            recipe: current.recipe,
+            live: isLive,
+            onLink: (link) => {
+              if (link.view === 'completions') setPicked(link.filter);
+              navigate({ view: link.view }, true);
+            },
           })
         : null,
       url.view === 'compare'

@@ -2,7 +2,7 @@
 // seed and edited fields, and the open run in the query. A link reproduces what the sender saw.
 //   ?recipe=tiny&seed=7&set=rl.lambda%3D0.9&run=<id>&cmp=<id>&cmp=<id>#gae
 
-export const VIEWS = ['dashboard', 'completions', 'playground', 'compare', 'gae'] as const;
+export const VIEWS = ['dashboard', 'completions', 'playground', 'loop', 'compare', 'gae'] as const;
 export type ViewName = (typeof VIEWS)[number];
 
 export interface UrlState {
