@@ -103,7 +103,7 @@ function RunPicker(props: { runs: RunSummary[]; bundled: Bundled; current: RunVi
           h(
             'option',
             { key: r.id, value: r.id },
-            `${r.name} · ${r.source === 'bundled' ? 'shipped replay' : new Date(r.createdAt).toLocaleString()} · ${r.metricsRows} rows`,
+            `${r.name} · ${r.source === 'bundled' ? 'shipped replay' : new Date(r.createdAt).toLocaleString()} · ${r.id === current?.summary.id ? current.records.length : r.metricsRows} rows`,
           ),
         ),
       ),
@@ -471,7 +471,7 @@ export function App({ engine }: { engine: EngineHandle }) {
       h('h1', null, 'Horizon'),
       h('span', { class: 'tagline' }, 'agentic RL for small language models, on WebGPU'),
       h('span', { class: 'spacer' }),
-      current ? h('span', { class: 'run-name', 'data-testid': 'run-name' }, current.summary.name) : null,
+      current && (needsRun || isLive) ? h('span', { class: 'run-name', 'data-testid': 'run-name' }, current.summary.name) : null,
       h(RunBadge, { info: liveBadge, scope: 'live run', testId: 'live-badge' }),
       h(
         'span',

@@ -26,6 +26,13 @@ export function recipeDiff(recipes: readonly Record<string, unknown>[]): { path:
   return paths.map((path) => ({ path, values: flat.map((f) => f.get(path) ?? '—') })).filter((row) => new Set(row.values).size > 1);
 }
 
+/** A run's legend label: its recipe name ("add-grpo"), numbered when two runs share one. */
+export function shortLabel(view: RunView, all: readonly RunView[], i: number): string {
+  const name = (v: RunView) => (typeof v.recipe.name === 'string' ? v.recipe.name : v.summary.name);
+  const same = all.filter((v) => name(v) === name(view));
+  return same.length > 1 ? `${name(view)} #${all.slice(0, i + 1).filter((v) => name(v) === name(view)).length}` : name(view);
+}
+
 export interface CompareProps {
   /** Every run that can be overlaid. */
   options: readonly RunSummary[];
@@ -38,7 +45,7 @@ export interface CompareProps {
 export function Compare({ options, selected, views, onSelect }: CompareProps) {
   const shown = selected.map((id) => views.get(id)).filter((v): v is RunView => v !== undefined);
   const runs = useMemo(
-    () => shown.map((v) => ({ label: v.summary.name, records: v.records })),
+    () => shown.map((v, i) => ({ label: shortLabel(v, shown, i), records: v.records })),
     [shown.map((v) => `${v.summary.id}:${v.records.length}`).join()],
   );
   const diff = useMemo(() => recipeDiff(shown.map((v) => v.recipe)), [shown.map((v) => v.summary.id).join()]);

@@ -115,6 +115,18 @@ export function Completions({ samples, initialFilter = null, recipe, records, co
       ),
     ),
     available.length > 0 ? h(Legend, { channel, extent }) : h('p', { class: 'note' }, 'This run logged no per-token channels; tokens are shown uncoloured.'),
+    explained && compute
+      ? h(TokenAdvantage, {
+          sample: explained.sample,
+          index: explained.index,
+          recipe: recipe ?? {},
+          records: records ?? [],
+          compute,
+          onClose: () => setExplained(null),
+        })
+      : compute
+        ? h('p', { class: 'note' }, 'Click an action token, or press Enter on it, to see how its advantage was computed.')
+        : null,
     h(
       'table',
       { class: 'samples' },
@@ -165,16 +177,6 @@ export function Completions({ samples, initialFilter = null, recipe, records, co
           ` page ${page + 1} of ${pages} `,
           h('button', { type: 'button', disabled: page + 1 >= pages, onClick: () => setPage(page + 1) }, 'next →'),
         )
-      : null,
-    explained && compute
-      ? h(TokenAdvantage, {
-          sample: explained.sample,
-          index: explained.index,
-          recipe: recipe ?? {},
-          records: records ?? [],
-          compute,
-          onClose: () => setExplained(null),
-        })
       : null,
     hover ? h(TokenCard, { info: hover }) : null,
   );

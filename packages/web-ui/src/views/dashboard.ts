@@ -160,7 +160,7 @@ function Panel({
     spec.series.length > 1 &&
     runs[0] &&
     metricSeries(runs[0].records, spec.series[1].name, spec.phase)[0].length > 0;
-  const unit = spec.phase === 'sft' ? 'SFT step' : spec.phase === 'eval' ? 'after iteration' : 'iteration';
+  const unit = spec.phase === 'sft' ? 'SFT step' : 'iteration';
   return h(
     'figure',
     { class: 'panel', 'data-metric': spec.key, 'data-points': n, 'data-phase': spec.phase },
@@ -168,7 +168,13 @@ function Panel({
     h(
       'figcaption',
       { class: 'panel-meta' },
-      n === 0 ? (spec.phase === 'sft' ? 'not logged in this run' : 'no point yet') : `${n} points · last ${fmt(main[1][n - 1])} at ${unit} ${main[0][n - 1]}`,
+      overlay
+        ? `last: ${built.map((b) => `${b.series.label} ${b.data[0].length ? fmt(b.data[1][b.data[1].length - 1]) : '—'}`).join(' · ')}`
+        : n === 0
+          ? spec.phase === 'sft'
+            ? 'not logged in this run'
+            : 'no point yet'
+          : `${n} points · last ${fmt(main[1][n - 1])} at ${unit} ${main[0][n - 1]}`,
       repeats ? ' · success = reward here' : '',
     ),
     any

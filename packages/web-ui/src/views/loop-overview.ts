@@ -8,6 +8,7 @@ import { h } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { ReplaySample } from '../engine/api.ts';
 import { fmt } from './format.ts';
+import { channelExtent, TokenCard, type TokenInfo, TokenStrip } from './token-strip.ts';
 
 export type LoopLink = { view: 'completions'; filter: string } | { view: 'dashboard' } | { view: 'gae' };
 
@@ -98,6 +99,32 @@ export function loopStages(step: number, records: readonly MetricsRecord[], samp
   ];
 }
 
+/** The iteration's logged rollouts, tokens coloured by their advantage: what stages 2–4 did to each answer. */
+function IterationRollouts({ samples }: { samples: readonly ReplaySample[] }) {
+  const [hover, setHover] = useState<TokenInfo | null>(null);
+  const channel = samples.some((x) => x.channels.advantage) ? 'advantage' : null;
+  const extent = useMemo(() => (channel ? channelExtent(samples, channel) : 1), [samples, channel]);
+  if (samples.length === 0) return null;
+  return h(
+    'div',
+    { class: 'loop-rollouts' },
+    h('h3', null, `This iteration’s logged rollouts (${samples.length}), tokens coloured by advantage`),
+    h(
+      'ul',
+      null,
+      samples.map((x) =>
+        h(
+          'li',
+          { key: x.rolloutId },
+          channel ? h(TokenStrip, { sample: x, channel, extent, onHover: setHover }) : h('code', null, x.prompt),
+          h('span', { class: `loop-reward ${x.reward > 0 ? 'good' : 'bad'}` }, ` reward ${fmt(x.reward, 2)} ${x.reward > 0 ? '✓' : '✗'}`),
+        ),
+      ),
+    ),
+    hover ? h(TokenCard, { info: hover }) : null,
+  );
+}
+
 export function LoopOverview(props: {
   records: readonly MetricsRecord[];
   samples: readonly ReplaySample[];
@@ -168,5 +195,6 @@ export function LoopOverview(props: {
       ),
     ),
     h('p', { class: 'note loop-back' }, '↻ The updated policy answers the next iteration’s prompts.'),
+    h(IterationRollouts, { samples: props.samples.filter((x) => x.phase === 'rl' && x.step === step) }),
   );
 }
