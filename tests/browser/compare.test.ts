@@ -1,4 +1,4 @@
-// Compare runs (issue 17 item 7): the shipped PPO, GRPO and RLOO replays (docs/data/, same seed and
+// Compare runs (docs/ui.md §14): the shipped PPO, GRPO and RLOO replays (docs/data/, same seed and
 // budget) overlaid on one set of charts with the recipe fields that differ; a run opened from
 // files joins the overlay, and the choice lives in the URL.
 

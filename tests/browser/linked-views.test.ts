@@ -1,4 +1,4 @@
-// Linked views (issue 17, docs/ui.md §14): a point on a dashboard chart opens that iteration's
+// Linked views (docs/ui.md §14): a point on a dashboard chart opens that iteration's
 // rollouts in the completions table; a metric's tooltip says what a healthy value looks like; a
 // token strip is one tab stop with arrow keys inside (roving tabindex); and a token of the shipped
 // PPO run opens its GAE computation, whose whitened result must match the advantage the run logged.

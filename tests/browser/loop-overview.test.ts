@@ -1,4 +1,4 @@
-// One screen for the RL loop (issue 17 item 8): the shipped PPO run's stages with the numbers of
+// One screen for the RL loop (docs/ui.md §13): the shipped PPO run's stages with the numbers of
 // one iteration (its metrics row and logged rollouts), an iteration slider, and each stage's link
 // to its detail view. The live run's loop follows its newest iteration (run-state.test.ts trains).
 

@@ -1,5 +1,5 @@
-// Honest run state with a real live run (issue 17, defects 2, 7, 8 and 9, and "resume after
-// reload"): Space plays after Enter on the Playground tab, the first SFT point is charted within
+// Honest run state with a real live run (docs/ui.md §12 and §15: the web UI v2's defects 2, 7, 8
+// and 9, and resume after a reload): Space plays after Enter on the Playground tab, the first SFT point is charted within
 // two seconds of Play (measured in the page), the recipe locks while the run uses it, a reload
 // mid-run shows an interrupted run that says where it stopped and resumes from its IndexedDB
 // checkpoint, Pause during RL says "pausing…" at once, and Reset leaves the run interrupted, not

@@ -1,4 +1,4 @@
-// Issue 17's defects that need no training, each reproduced as a learner meets it (headless
+// The web UI v2's defects that need no training (numbered as the issue lists them), each reproduced as a learner meets it (headless
 // Chromium, the app as built): a bad preset in the URL, the dashboard during the warm start, a
 // phone-width page, the Run N field, recipe errors, keyboard tabs, damaged or swapped replay files,
 // and the GAE walkthrough's positions. Each test failed on the app before its fix.
@@ -31,7 +31,7 @@ async function fresh(viewport = { width: 1280, height: 900 }): Promise<{ context
 const text = (p: Page, selector: string) => p.locator(selector).first().textContent();
 const jsonl = (name: string, body: string) => ({ name, mimeType: 'application/jsonl', buffer: Buffer.from(body) });
 
-describe('issue 17 defects', () => {
+describe('web UI v2 defects', () => {
   it('1: an unknown preset in the URL is a message on the playground, not a blank page', async () => {
     const { context, page } = await fresh();
     const errors: string[] = [];

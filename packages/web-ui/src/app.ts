@@ -33,7 +33,7 @@ function LazyGae({ engine }: { engine: EngineHandle }) {
 
 /**
  * The page's default preset: tiny, whose first SFT point is on the chart within a second or two of
- * Play and whose whole run takes minutes on a laptop (issue 17: feedback within two seconds). The
+ * Play and whose whole run takes minutes on a laptop (docs/ui.md §15: feedback within two seconds). The
  * CLI's default stays add-ppo.
  */
 export const PAGE_PRESET = 'tiny';

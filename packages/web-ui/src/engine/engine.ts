@@ -159,7 +159,7 @@ export class Engine implements EngineApi {
 
   /**
    * Compiles the kernels a run of `request` starts with, before Play: the first SFT step compiles
-   * every SFT pipeline, about 3 s on SwiftShader (issue 17: the first point must be charted within
+   * every SFT pipeline, about 3 s on SwiftShader (docs/ui.md §15: the first point must be charted within
    * 2 s of Play). The runtime caches pipelines per device, so a step on a throwaway trainer, then
    * disposed, leaves them ready for the real run. Does nothing while a run trains.
    */

@@ -100,7 +100,7 @@ export class LiveRun {
   async dispose(): Promise<void> {
     await this.stop();
     if (!this.done) {
-      // The saved run says it was stopped here, not that it finished (issue 17, item 2).
+      // The saved run says it was stopped here, not that it finished (docs/ui.md §12).
       this.state = 'interrupted';
       this.message = `Stopped by Reset at ${positionText(this.position)}.`;
       this.summaryDirty = true;

@@ -1,7 +1,7 @@
 // Reading a run written by `horizon train`: metrics.jsonl through core's own parser (one format,
 // one reader), samples.jsonl line by line against core's SampleRecord. A torn last line (a crash
 // mid-append) is dropped and reported, as core's metrics reader does. A damaged line in the middle
-// (issue 17: line 301 of 400 used to reject the whole run) is skipped and named in a remark, and
+// (line 301 of 400 used to reject the whole run) is skipped and named in a remark, and
 // the rest of the run opens; only a damaged recipe header, or a file that is mostly damage, is
 // refused. Which file is which is read from the content first, then the name, so swapped names
 // still open, with a remark.

@@ -5,7 +5,7 @@
 // the GAE kernel runs on them with the run's γ and λ, and the whitened result is compared with the
 // advantage the run logged, using the iteration's logged mean and standard deviation.
 
-import { METRICS, type MetricsRecord } from '@horizon/core';
+import type { MetricsRecord } from '@horizon/core';
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ReplaySample, RolloutGaeAnswer, RolloutGaeRequest } from '../engine/api.ts';
@@ -133,7 +133,7 @@ export function TokenAdvantage(props: {
             'p',
             { class: 'note' },
             `r${t} is ${t === inputs.actionMask.lastIndexOf(1) ? `the task reward ${fmt(sample.reward, 2)}` : '0 from the task'}${rl && rl.klPlacement === 'reward' && rl.klCoef > 0 ? ` minus β·KL (β = ${fmt(rl.klCoef, 3)}, ${rl.klEstimator})` : ''}; V is the critic's logged value. Computed by ${answer.computedOn === 'gpu' ? 'the GAE kernel on the GPU' : 'the float64 reference'}. `,
-            `${METRICS['rollout/advantage_std'].doc}: the batch statistics this iteration logged.`,
+            'The mean and std are this iteration’s logged rollout/advantage_mean and rollout/advantage_std (before whitening, over the batch’s action tokens).',
             sample.done ? '' : ' This rollout was truncated: the trainer bootstraps from a value not in the log, so the numbers are approximate.',
           ),
         ];
