@@ -1,5 +1,5 @@
-// Every bad input is one sentence and exit 2 — no stack trace, no hang, no absurd memory (issue 11,
-// items 5, 7–14): real processes, as a user meets them.
+// Every bad input is one sentence and exit 2 — no stack trace, no hang, no absurd memory
+// (docs/reliability.md §3.3, §6): real processes, as a user meets them.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

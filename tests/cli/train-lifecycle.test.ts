@@ -1,5 +1,5 @@
-// The life of a `horizon train` run through the real CLI (issue 11, issue 10's global step and
-// divergence stop): a refused resume changes nothing; one process per run directory; Ctrl-C and
+// The life of a `horizon train` run through the real CLI (docs/reliability.md §5–§6, the global
+// step and the divergence stop): a refused resume changes nothing; one process per run directory; Ctrl-C and
 // SIGTERM save a checkpoint (in SFT too) and resume bit for bit; a second signal stops at once;
 // global_step never goes backwards and time_s carries over; a diverged run stops with exit 1.
 

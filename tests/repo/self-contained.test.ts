@@ -5,7 +5,9 @@
 //       tracked file, relative to the mentioning file, to the repository root, or (bare) to docs/;
 //       a file in another repository is written `owner/repo:path/file.md` (or as a URL) and skipped;
 //   (c) every relative markdown link `[text](path)` in a *.md file points at a tracked file or folder;
-//   (d) every `docs/…` path mentioned outside markdown exists.
+//   (d) every `docs/…` path mentioned outside markdown exists;
+//   (e) no bare "issue N": the project's issue numbers do not resolve in a clone (say what the issue
+//       said, or point into docs/); another project's issue names that project ("TRL issue #2772").
 // Skipped: the lockfile, fixtures, binary files, and this file (it spells the patterns it hunts).
 
 import { execFileSync } from 'node:child_process';
@@ -20,7 +22,7 @@ const SELF = 'tests/repo/self-contained.test.ts';
 export interface Finding {
   file: string;
   line: number;
-  check: 'a' | 'b' | 'c' | 'd';
+  check: 'a' | 'b' | 'c' | 'd' | 'e';
   text: string;
   why: string;
 }
@@ -33,6 +35,8 @@ const MD_MENTION = /(?<![\w@:/.-])((?:\.{1,2}\/)*(?:[\w.-]+\/)*[\w-][\w.-]*\.md)
 const MD_LINK = /\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g;
 const DOCS_PATH = /(?<![\w./:@-])(docs\/(?:[\w.-]+\/)*[\w-]+(?:\.\w+)?)/g;
 const URL = /\b(?:https?|file):\/\/\S+/g;
+// "issue 11", "issues 3 and 4", "Issue #5", unless a project's name (or owner/repo) comes right before.
+const ISSUE_NUMBER = /(?<!\b(?:TRL|verl|slime|OpenRLHF|vLLM|SGLang|Dawn|pnpm|vitest|Vite|tfjs|jax-js|[\w-]+\/[\w.-]+)\s)\b[Ii]ssues? #?\d+/g;
 
 /** Tracked files and the folders that hold them. */
 function pathSet(files: readonly string[]): Set<string> {
@@ -66,6 +70,7 @@ export function findDeadReferences(files: ReadonlyMap<string, string>, tracked: 
         const ok = exists(relativeTo(file, mention)) || exists(normalize(mention)) || (!mention.includes('/') && exists(`docs/${mention}`));
         if (!ok) add('b', mention, 'no such markdown file in the repository');
       }
+      for (const [found] of noUrls.matchAll(ISSUE_NUMBER)) add('e', found, 'an issue number does not resolve in a clone');
       if (isMd) {
         for (const [, target] of raw.matchAll(MD_LINK)) {
           if (/^([a-z][\w+.-]*:|#|\/)/i.test(target)) continue;
@@ -123,6 +128,7 @@ describe('the repository refers only to itself', () => {
           '// THUDM/slime:docs/en/x.md',
           '// https://example.com/a/b.md',
           '// docs/nothing/here',
+          '// as issue 11 asked; TRL issue #2772 and huggingface/trl issue 12 are fine',
         ].join('\n'),
       ],
       [
@@ -141,6 +147,7 @@ describe('the repository refers only to itself', () => {
       'src/a.ts:3:b:docs/missing.md',
       'src/a.ts:3:d:docs/missing.md',
       'src/a.ts:6:d:docs/nothing/here',
+      'src/a.ts:7:e:issue 11',
       'docs/algorithms/README.md:2:c:../../packages/kernels/src/rl/gae/nope.ts',
       'docs/algorithms/README.md:3:b:reference/webgpu-ml.md',
     ]);

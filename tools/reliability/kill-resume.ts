@@ -1,7 +1,7 @@
 // Kill a tiny `horizon train` at random moments (kill -9 of its whole process group) and with
 // SIGINT / SIGTERM in SFT and in RL, resume each until it finishes, and check that every run ends
 // exactly as an uninterrupted one: the final checkpoint's tensor files (SHA-256), samples.jsonl, and
-// metrics.jsonl minus wall-clock fields (time_s, perf/*), with no row lost or duplicated (issue 11).
+// metrics.jsonl minus wall-clock fields (time_s, perf/*), with no row lost or duplicated (docs/reliability.md §6).
 //
 //   pnpm tsx tools/reliability/kill-resume.ts [--kills 10] [--seed 1] [--no-signals] [--keep DIR]
 //

@@ -19,7 +19,7 @@ export function isInputError(error: unknown): error is InputError {
   return error instanceof InputError || (error instanceof Error && error.name === 'InputError' && typeof (error as InputError).kind === 'string');
 }
 
-/** Characters of a user's value an error message repeats; the rest is counted, not echoed (issue 11: a 10 MB name made a 10 MB line). */
+/** Characters of a user's value an error message repeats; the rest is counted, not echoed (a 10 MB name once made a 10 MB line). */
 export const ECHO_CHARS = 80;
 
 /** `text` for an error message: as is when short, else its start and "…(N chars)". */

@@ -14,9 +14,9 @@ export {
   encodeCheckpoint,
   MAX_STATE_BYTES,
   MODEL_NAMES,
-  memoryReader,
   type ModelName,
   type ModelState,
+  memoryReader,
   type RngState,
   STATE_FILE,
   sealStateFile,
@@ -139,7 +139,6 @@ export {
   type TokenIds,
 } from './model/reference/gpt.ts';
 export { criticSizes, type FieldIssue, modelConfigs, recipeChecks } from './recipe/checks.ts';
-export { checkRecipeFitsDevice, type FitLimits, type FitOptions, MAX_CHECKPOINT_FILE_BYTES, type RecipeFootprint, recipeVocabSize } from './recipe/fits.ts';
 export {
   describeRange,
   type FieldType,
@@ -152,6 +151,7 @@ export {
   recipeField,
   recipeFieldsHelp,
 } from './recipe/fields.ts';
+export { checkRecipeFitsDevice, type FitLimits, type FitOptions, MAX_CHECKPOINT_FILE_BYTES, type RecipeFootprint, recipeVocabSize } from './recipe/fits.ts';
 export { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, type Preset, type PresetName } from './recipe/presets.ts';
 export {
   defaultRecipe,

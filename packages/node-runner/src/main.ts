@@ -92,7 +92,7 @@ export function runCli(argv: string[]): void {
 }
 
 // Run only when this file is the program (`tsx main.ts`, `deno run main.ts`): the package's bin
-// imports it and calls runCli itself, and matching the script name instead ran it twice (issue 11).
+// imports it and calls runCli itself, and matching the script name instead ran it twice.
 const isEntryPoint = (() => {
   const meta = import.meta as ImportMeta & { main?: boolean };
   if (typeof meta.main === 'boolean') return meta.main; // Deno

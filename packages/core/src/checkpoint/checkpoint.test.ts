@@ -180,7 +180,7 @@ describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
     );
   });
 
-  // Issue 11, items 8, 9 and 11: state.json is hashed, its models must be its recipe's, and no read
+  // docs/reliability.md §3.3: state.json is hashed, its models must be its recipe's, and no read
   // is larger than the sizes those models give.
   const stateOf = (files: Map<string, Uint8Array>) => JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
   const withState = async (files: Map<string, Uint8Array>, state: Record<string, unknown>, seal = true) =>

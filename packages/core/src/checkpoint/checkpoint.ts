@@ -9,7 +9,7 @@
 //                           step counts, every RNG state, data cursors, trainer extras, and the size
 //                           and SHA-256 of every other file
 //
-// Loading trusts nothing it has not checked (issue 11): state.json is read with a small cap and its
+// Loading trusts nothing it has not checked (docs/reliability.md §3.3): state.json is read with a small cap and its
 // own hash verified (an edited data cursor or AdamW step is refused, not trained on); the models it
 // records must be the ones its recipe builds; every other file is read capped at the exact size
 // those models give it, then hashed. So no file can make the loader allocate more than the recipe

@@ -30,7 +30,7 @@ export interface MetricDefinition {
   /**
    * A non-finite value means the run diverged: the Trainer stops there and keeps the last good
    * checkpoint (train/divergence.ts). Set on losses, gradient norms and the reward, whose NaN or
-   * infinity poisons every later step (issue 10); not on ratios that are NaN by definition on
+   * infinity poisons every later step (docs/reliability.md §6); not on ratios that are NaN by definition on
    * degenerate batches.
    */
   divergence?: true;

@@ -7,7 +7,7 @@
 // followed, 0 after SFT). `global_step` never goes backwards over a whole run, resumes included:
 // SFT step s → s, an RL iteration k or the eval after it → sft.steps + k (globalStep below). Key a
 // dashboard on it (wandb's `step=`): keyed on `step`, the RL points would land on the SFT ones
-// (issue 10). `time_s` counts training seconds since the run started, carried across resumes.
+// (a fresh machine's dashboard showed this). `time_s` counts training seconds since the run started, carried across resumes.
 // samples.jsonl: one SampleRecord per line.
 // JSON has no NaN or Infinity; they are written as the strings "NaN", "Infinity", "-Infinity" and
 // read back as numbers, because a NaN loss is exactly what a log must not lose.

@@ -1,5 +1,5 @@
 // checkRecipeFitsDevice: what the kernels and a device can run, decided before a run starts
-// (issue 11, item 5). The numbers are SwiftShader's limits (`horizon doctor`) and REQUIRED_LIMITS.
+// (docs/reliability.md §6). The numbers are SwiftShader's limits (`horizon doctor`) and REQUIRED_LIMITS.
 
 import { REQUIRED_LIMITS } from '@horizon/kernels';
 import { describe, expect, it } from 'vitest';

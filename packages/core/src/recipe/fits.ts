@@ -1,7 +1,7 @@
 // Whether a recipe the schema accepts can run on this device, decided before anything is written:
 // the kernels' own limits (head width, 32-bit indices, dispatch sizes), the largest buffer a run
 // allocates against the device's maxBufferSize and maxStorageBufferBindingSize, and the memory the
-// whole run holds against a host budget (issue 11: width 1024 with 4 heads died in the attention
+// whole run holds against a host budget (width 1024 with 4 heads once died in the attention
 // kernel after the run directory existed; 4096 × 64 layers in a typed-array allocation; 4096 × 1
 // layer at 4.2 GB RSS).
 //

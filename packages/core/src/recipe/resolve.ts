@@ -87,7 +87,7 @@ const SUGGEST_CHARS = 100;
 const closestMatch = (word: string, candidates: readonly string[]) => (word.length > SUGGEST_CHARS ? undefined : closestWord(word, candidates));
 const didYouMean = (word: string, candidates: readonly string[]) => (word.length > SUGGEST_CHARS ? '' : didYouMeanWord(word, candidates));
 
-/** Recipes are a few sections deep; a deeper file is refused before merging or printing it (issue 11: 200,000 levels overflowed the stack). */
+/** Recipes are a few sections deep; a deeper file is refused before merging or printing it (200,000 levels once overflowed the stack). */
 export const MAX_RECIPE_DEPTH = 8;
 
 function sentence(issue: RecipeIssue): string {

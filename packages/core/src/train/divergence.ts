@@ -1,4 +1,4 @@
-// The divergence stop, one rule for every front end (issue 10): a NaN or infinite loss, gradient
+// The divergence stop, one rule for every front end (docs/reliability.md §6): a NaN or infinite loss, gradient
 // norm or reward (the glossary's `divergence` metrics) stops the run at the step that produced it,
 // after that step's row is logged (the NaN is the evidence) and before any checkpoint: a checkpoint
 // never holds non-finite weights, so the last one written is the last good one.

@@ -2,7 +2,7 @@
 // checkpoints — writing metrics.jsonl, samples.jsonl and checkpoints/ into a run directory.
 // `--resume DIR` continues a run from its last committed checkpoint, bit-for-bit on the same device.
 //
-// The run's life (issue 11):
+// The run's life (docs/reliability.md §6):
 //   1. checks, touching nothing: arguments, recipe, run directory, and for --resume the lock (run-lock.ts),
 //      the checkpoint, the recipe against it, and both logs against the checkpoint's positions;
 //   2. the GPU, and what the recipe needs of it;
@@ -143,7 +143,7 @@ export const train: Command = {
     try {
       out(formatRecipeTable(recipe, sources ? { sources } : {}));
       gpu = await acquireGpu();
-      checkRecipeFits(recipe, gpu); // a recipe the kernels or this device cannot run: one sentence, exit 2, before any write (issue 11)
+      checkRecipeFits(recipe, gpu); // a recipe the kernels or this device cannot run: one sentence, exit 2, before any write
       out(`device: ${deviceLine(gpu.report)}`);
 
       // 3. Writes.

@@ -1,7 +1,7 @@
 // The write side of the directory checkpoint store beyond write(): a failed write leaves no temp
 // file (ENOSPC), replace() swaps a committed step so that a crash at any point leaves one of the
-// two, and collectGarbage() clears every leftover (issue 11 items 6 and the "garbage collection is
-// never called" note).
+// two, and collectGarbage() clears every leftover (it was once never called, so a crash during a
+// deletion left a step folder forever).
 
 import * as fs from 'node:fs/promises';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// File-system failures of a run as one sentence each (issue 11 item 6; docs/conventions.md §11): the
+// File-system failures of a run as one sentence each (docs/reliability.md §6; docs/conventions.md §11): the
 // path, what went wrong in words, and what to do, instead of Node's `ENOSPC: no space left on
 // device, write` and a stack. Only errors that a person can fix are translated; anything else is a
 // bug and keeps its stack.

@@ -1,6 +1,6 @@
 // Append-only JSONL files that survive crashes: every append is written and fsynced before it
 // resolves. A checkpoint records each log's position (lines and bytes); resuming first inspects
-// the file without touching it (so a refused resume changes nothing, issue 11 item 1), then cuts it
+// the file without touching it (so a refused resume changes nothing, docs/reliability.md §5), then cuts it
 // back to exactly that position with one truncate, which needs no free space and leaves no temp
 // file (a torn last line from a crash goes with it).
 

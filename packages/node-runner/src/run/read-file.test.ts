@@ -1,4 +1,4 @@
-// Reading files a person may have damaged or replaced (issue 11, items 8–10): a FIFO, a device, a
+// Reading files a person may have damaged or replaced (docs/reliability.md §3.3): a FIFO, a device, a
 // directory or an oversized file is refused at once; large files are read in chunks; a checkpoint's
 // files are read no larger than state.json's sizes.
 

@@ -1,6 +1,6 @@
 // Reading a file a person pointed us at (a recipe, a checkpoint's files) without trusting it: a
 // FIFO, a device or a directory is refused before a byte is read (a FIFO used to hang forever,
-// /dev/zero to grow without bound: issue 11), the size is capped, and large files are read in chunks
+// /dev/zero to grow without bound), the size is capped, and large files are read in chunks
 // into one preallocated buffer (readFile stops at 2 GiB with ERR_FS_FILE_TOO_LARGE), hashed on the way.
 
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// One writer per run directory (issue 11 item 2: two `--resume` of one run both trained, logged
+// One writer per run directory (docs/reliability.md §6; two `--resume` of one run both trained, logged
 // `rl 5` twice, and a later resume dropped real rows). The training process creates `<run>/lock`
 // with O_EXCL before it writes anything and removes it on every way out; a second process finds it
 // and is refused in one sentence. A lock whose pid is dead on this host is stale (a `kill -9`, a

@@ -1,4 +1,4 @@
-// Ctrl-C and SIGTERM during `horizon train` (issue 11 items 3-4). The first signal asks the Trainer
+// Ctrl-C and SIGTERM during `horizon train` (docs/reliability.md §6). The first signal asks the Trainer
 // to stop after the step in flight; train.ts then writes a checkpoint (in SFT too), says where it is,
 // and exits 128 + the signal number (130 SIGINT, 143 SIGTERM) so a script can tell a stopped run
 // from a finished one (exit 0). A second signal (REPEAT_MS or more later) stops at once: `onSecond`
