@@ -67,11 +67,15 @@ describe('LiveRun', () => {
     }
     expect(next).toBe(records.length);
     expect(h.notices).toEqual([]);
-    // A checkpoint at the pause (SFT step 1, one row logged) and at the recipe's last iteration.
-    expect(h.checkpoints.map((c) => [c.position.phase, c.position.step, c.records])).toEqual([
-      ['sft', 1, 1],
-      ['eval', 2, 6],
-    ]);
+    // A checkpoint at the pause (SFT step 1, one row logged) and at the recipe's last iteration;
+    // between them, time-based ones (every CHECKPOINT_EVERY_MS), each counting the rows before it.
+    const taken = h.checkpoints.map((c) => [c.position.phase, c.position.step, c.records]);
+    expect(taken[0]).toEqual(['sft', 1, 1]);
+    expect(taken.at(-1)).toEqual(['eval', 2, 6]);
+    for (const c of h.checkpoints) {
+      const last = records[c.records - 1];
+      expect([last.phase, last.step]).toEqual([c.position.phase, c.position.step]);
+    }
   });
 
   it('resumes from a pause checkpoint and logs what the uninterrupted run logged after it', async () => {

@@ -125,6 +125,7 @@ export class LiveRun {
       // trainer.run() returns at a pause or when a time-based checkpoint is due; it picks up where
       // it stopped (SFT step, RL iteration) when called again.
       while (this.budget > 0 && !ended()) {
+        const before = trainer.globalStep;
         await trainer.run({
           onMetrics: (phase, step, metrics, at) => this.onMetrics(phase, step, metrics, at),
           onSamples: (phase, step, rows) => {
@@ -138,6 +139,7 @@ export class LiveRun {
           shouldStop: () => this.budget <= 0 || this.checkpointDue(),
         });
         if (this.state === 'running' && this.checkpointDue()) await this.saveCheckpoint();
+        else if (trainer.globalStep === before) break; // nothing ran and nothing is due: never spin
       }
       if (this.state === 'running') {
         if (!ended()) await this.saveCheckpoint();
@@ -153,7 +155,8 @@ export class LiveRun {
   }
 
   private checkpointDue(): boolean {
-    return this.stepsSinceCheckpoint > 0 && performance.now() - this.lastCheckpointAt >= CHECKPOINT_EVERY_MS;
+    // Never due once storage failed: run() would return at once, again and again.
+    return !this.storageFailed && this.stepsSinceCheckpoint > 0 && performance.now() - this.lastCheckpointAt >= CHECKPOINT_EVERY_MS;
   }
 
   /**
