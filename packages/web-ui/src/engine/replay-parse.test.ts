@@ -3,7 +3,7 @@
 
 import { formatHeaderLine, formatMetricsLine, formatSampleLine, resolveRecipe, type SampleRecord } from '@horizon/core';
 import { describe, expect, it } from 'vitest';
-import { classifyReplayTexts, parseReplay, parseSamplesLog } from './replay-parse.ts';
+import { classifyReplayTexts, contentKind, parseReplay, parseSamplesLog } from './replay-parse.ts';
 
 const recipe = resolveRecipe({ preset: 'tiny' }).recipe;
 const metricsText =
@@ -70,5 +70,31 @@ describe('replay parsing', () => {
     expect(() => parseSamplesLog(formatSampleLine({ ...sample, channels: { kl: [1, 2] } }))).toThrow(/channel "kl" with 2 values for 6 tokens/);
     expect(() => parseSamplesLog(formatSampleLine({ ...sample, step: -1 }))).toThrow(/has step -1/);
     expect(parseSamplesLog(`${good}{"phase":`).tornTail).toBe(true);
+  });
+
+  it('skips a damaged line in the middle and names it; refuses a file that is mostly damage', () => {
+    const lines = metricsText.split('\n');
+    const damaged = [lines[0], '{"kind":"metr', lines[1], lines[2], ''].join('\n');
+    const parsed = parseReplay([{ name: 'metrics.jsonl', text: damaged }]);
+    expect(parsed.metrics.records).toHaveLength(2);
+    expect(parsed.remarks[0]).toBe('metrics.jsonl: 1 damaged line was skipped (line 2 is not valid JSON); the other rows are shown.');
+    expect(() => parseReplay([{ name: 'metrics.jsonl', text: [lines[0], 'x', 'y', 'z', lines[1], ''].join('\n') }])).toThrow(
+      /metrics.jsonl has too many damaged lines to open \(line 2 is not valid JSON; line 3 is not valid JSON; line 4 is not valid JSON\)/,
+    );
+  });
+
+  it('reads swapped names by content, with a remark', () => {
+    const remarks: string[] = [];
+    const { metrics, samples } = classifyReplayTexts(
+      [
+        { name: 'metrics.jsonl', text: formatSampleLine(sample) },
+        { name: 'samples.jsonl', text: metricsText },
+      ],
+      remarks,
+    );
+    expect(metrics?.name).toBe('samples.jsonl');
+    expect(samples?.name).toBe('metrics.jsonl');
+    expect(remarks).toHaveLength(2);
+    expect(contentKind('not json')).toBeUndefined();
   });
 });

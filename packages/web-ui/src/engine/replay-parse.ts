@@ -150,8 +150,13 @@ export function parseMetricsSkippingDamage(text: string, fileName: string): { lo
     } catch (error) {
       const at = /line (\d+) (.*?);/.exec((error as Error).message);
       const k = at ? Number(at[1]) : 0;
-      if (!at || k <= 1 || k > kept.length || skipped.length >= MAX_SKIPPED_LINES || skipped.length + 1 > lines.length / 2) throw error;
+      if (!at || k <= 1 || k > kept.length) throw error;
       skipped.push(`line ${kept[k - 1].n} ${at[2]}`);
+      if (skipped.length > MAX_SKIPPED_LINES || skipped.length > lines.length / 2)
+        throw new InputError(
+          'run',
+          `${fileName} has too many damaged lines to open (${skipped.slice(0, 3).join('; ')}${skipped.length > 3 ? '; …' : ''}); the run log is damaged, so restore the file or open another run.`,
+        );
       kept = kept.filter((_, i) => i !== k - 1);
     }
   }

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { LatestOnly } from './latest.ts';
-import { firstNonFinite, loggedRunState } from './run-state.ts';
+import { firstNonFinite, loggedRunState, positionText } from './run-state.ts';
 import { cliCommand, formatUrlState, parseUrlState } from './url-state.ts';
 
 describe('URL state', () => {
@@ -20,6 +20,7 @@ describe('URL state', () => {
       seed: undefined,
       sets: [],
       run: undefined,
+      compare: [],
     });
   });
 
@@ -88,5 +89,27 @@ describe('run state', () => {
     expect(bad.state).toBe('diverged');
     expect(bad.why).toBe('Diverged: policy/kl = Infinity at rl step 1.');
     expect(firstNonFinite([row(0, 1)])).toBeUndefined();
+  });
+
+  it('is interrupted where a saved live run or a short log stops, and says where Resume continues', () => {
+    const recipe = { sft: { steps: 300 }, rl: { iterations: 15 } };
+    const sft = [1, 2, 3].map((step) => ({ phase: 'sft' as const, step, time_s: step, metrics: { 'sft/loss': 2 } }));
+    const summary = { id: 'r', name: 'tiny', source: 'live' as const, origin: '', createdAt: 0, metricsRows: 3, samples: 0 };
+    const live = loggedRunState(
+      sft,
+      { ...summary, progress: { state: 'running', position: { phase: 'sft', step: 3, total: 300 }, checkpoint: { phase: 'sft', step: 2, total: 300 } } },
+      recipe,
+    );
+    expect(live).toEqual({
+      state: 'interrupted',
+      why: 'Stopped at SFT step 3 of 300. The page was reloaded or closed while it trained. Resume continues from its checkpoint at SFT step 2 of 300.',
+    });
+    expect(loggedRunState(sft, undefined, recipe).why).toBe(
+      "The log stops at SFT step 3 of 300, before the recipe's end: the run was stopped or is still being written.",
+    );
+    expect(loggedRunState(sft, { ...summary, source: 'replay', tornTail: true }, recipe).state).toBe('interrupted');
+    const done = [...sft, { phase: 'eval' as const, step: 15, time_s: 9, metrics: {} }];
+    expect(loggedRunState(done, undefined, recipe).state).toBe('finished');
+    expect(positionText({ phase: 'eval', step: 0, total: 15 })).toBe('evaluated after SFT');
   });
 });

@@ -5,10 +5,13 @@ import { resolveRecipe } from '@horizon/core';
 import { describe, expect, it } from 'vitest';
 import { axisLabels, yRange } from './chart.ts';
 import { channelOffset, divergingColor } from './colors.ts';
-import { metricSeries } from './dashboard.ts';
+import { recipeDiff } from './compare.ts';
+import { alignSeries, metricSeries } from './dashboard.ts';
 import { fmt, fmtSigned } from './format.ts';
 import { nextAction } from './gae-equations.ts';
-import { applyEdit, checkChoice } from './recipe-panel.ts';
+import { parseSteps, phasesOf } from './playground.ts';
+import { applyEdit, checkChoice, strayErrors } from './recipe-panel.ts';
+import { klEstimate, rolloutInputs } from './token-advantage.ts';
 
 describe('colour scale', () => {
   it('runs red → near-white → blue and clamps', () => {
@@ -94,5 +97,79 @@ describe('chart axes', () => {
     expect(yRange(0, 0)).toEqual([-1, 1]);
     expect(yRange(2, 2)).toEqual([1.8, 2.2]);
     expect(yRange(0, 1)).toEqual([-0.08, 1.08]);
+  });
+});
+
+describe('the web UI v2 helpers', () => {
+  it('lists every recipe problem at once: schema errors, then the cross-field rules on the rest', () => {
+    const check = checkChoice({ recipe: 'tiny', seed: undefined, sets: ['rl.lambda=1.5', 'rl.minibatches=3', 'model.policy.dModel=33'] });
+    expect([...check.errors.keys()].sort()).toEqual(['model.policy.dModel', 'rl.lambda', 'rl.minibatches']);
+    expect(strayErrors(check).map(([path]) => path)).toEqual(['model.policy.dModel']);
+    expect(checkChoice({ recipe: 'nope', seed: undefined, sets: [] }).errors.get('preset')?.[0]).toMatch(/^There is no preset "nope"/);
+  });
+
+  it('reads a Run N field that may be empty while typing', () => {
+    expect(parseSteps('')).toBeNull();
+    expect(parseSteps('0')).toBeNull();
+    expect(parseSteps('2.5')).toBeNull();
+    expect(parseSteps(' 20 ')).toBe(20);
+  });
+
+  it('diffs recipes field by field and aligns overlaid series on the union of steps', () => {
+    expect(recipeDiff([{ rl: { algorithm: 'ppo', lambda: 0.95 } }, { rl: { algorithm: 'grpo', lambda: 0.95 } }])).toEqual([
+      { path: 'rl.algorithm', values: ['"ppo"', '"grpo"'] },
+    ]);
+    expect(
+      alignSeries([
+        [
+          [1, 2],
+          [10, 20],
+        ],
+        [
+          [2, 3],
+          [5, 6],
+        ],
+      ]),
+    ).toEqual([
+      [1, 2, 3],
+      [10, 20, null],
+      [null, 5, 6],
+    ]);
+  });
+
+  it('phases: SFT, then the critic warm-up for PPO, then RL', () => {
+    const recipe = resolveRecipe({ preset: 'add-ppo' }).recipe;
+    expect(phasesOf(recipe, { phase: 'eval', step: 0, total: 200 }).map((p) => `${p.name}:${p.state}`)).toEqual([
+      'SFT warm start:done',
+      'critic warm-up:current',
+      'RL (PPO):todo',
+    ]);
+    expect(phasesOf(resolveRecipe({ preset: 'add-grpo' }).recipe, null).map((p) => p.name)).toEqual(['SFT warm start', 'RL (GRPO)']);
+  });
+
+  it('rebuilds a rollout’s per-token rewards as the trainer places them', () => {
+    const sample = {
+      phase: 'rl' as const,
+      step: 1,
+      rolloutId: 0,
+      groupId: 0,
+      seed: 0,
+      prompt: '1+2=',
+      turns: [],
+      reward: 1,
+      done: true,
+      tokens: [0, 1, 2],
+      roles: 'paa',
+      channels: { value: [9, 0.5, 0.6], kl: [0, 0.2, -0.1] },
+    };
+    const inputs = rolloutInputs(sample, { rl: { algorithm: 'ppo', gamma: 1, lambda: 0.95, klCoef: 0.1, klPlacement: 'reward', klEstimator: 'k1' } });
+    expect(typeof inputs).toBe('object');
+    if (typeof inputs === 'string') return;
+    expect(inputs.actionMask).toEqual([0, 1, 1]);
+    expect(inputs.values).toEqual([0, 0.5, 0.6]);
+    expect(inputs.rewards[1]).toBeCloseTo(-0.02, 12);
+    expect(inputs.rewards[2]).toBeCloseTo(1 + 0.01, 12);
+    expect(rolloutInputs(sample, { rl: { algorithm: 'grpo', gamma: 1, lambda: 1 } })).toMatch(/^GRPO does not use GAE/);
+    expect(klEstimate(0.5, 'k3')).toBeCloseTo(Math.exp(-0.5) - 1 + 0.5, 12);
   });
 });
