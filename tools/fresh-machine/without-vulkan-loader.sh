@@ -15,6 +15,9 @@ trap 'rm -rf "$scratch"' EXIT
 export HIDE_LIBDIR=$libdir HIDE_SCRATCH=$scratch
 exec unshare --mount --propagation private bash -c '
   set -euo pipefail
+  # The overlay layers live on a tmpfs: an overlay cannot take its upper layer from another overlay
+  # (as inside tools/fresh-machine/clean-room.sh).
+  mount -t tmpfs tmpfs "$HIDE_SCRATCH"
   mkdir -p "$HIDE_SCRATCH/upper" "$HIDE_SCRATCH/work"
   for lib in "$HIDE_LIBDIR"/libvulkan.so*; do mknod "$HIDE_SCRATCH/upper/$(basename "$lib")" c 0 0; done # overlay whiteouts
   mount -t overlay overlay -o "lowerdir=$HIDE_LIBDIR,upperdir=$HIDE_SCRATCH/upper,workdir=$HIDE_SCRATCH/work" "$HIDE_LIBDIR"
