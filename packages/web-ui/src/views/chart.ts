@@ -18,7 +18,9 @@ export function axisLabels(splits: readonly number[]): string[] {
   const big = Math.max(...finite.map(Math.abs), 0);
   if (big >= 1e5 || (big > 0 && big < 1e-2))
     return splits.map((v) => (v === 0 ? '0' : v.toExponential(Math.max(0, Math.ceil(Math.log10(big / step)) - 1)).replace('+', '')));
-  const decimals = Math.min(6, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
+  // Enough decimals for the step itself: ticks 0.25 apart read "0.25 0.50", not "0.3 0.5".
+  let decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+  while (decimals < 6 && Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) > 1e-6 * 10 ** decimals) decimals++;
   return splits.map((v) => v.toFixed(decimals));
 }
 

@@ -6,19 +6,12 @@
 // advantage the run logged, using the iteration's logged mean and standard deviation.
 
 import type { MetricsRecord } from '@horizon/core';
+import { KL_ESTIMATORS, type KlEstimator, tokenKlRef } from '@horizon/kernels';
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ReplaySample, RolloutGaeAnswer, RolloutGaeRequest } from '../engine/api.ts';
 import { fmt } from './format.ts';
 import { pieceOf } from './token-strip.ts';
-
-/** The KL estimate per token from Δ = log π − log π_ref (the `kl` channel), in float64. */
-export function klEstimate(delta: number, estimator: string): number {
-  const d = Math.max(-20, Math.min(20, delta));
-  if (estimator === 'k2') return 0.5 * d * d;
-  if (estimator === 'k3') return Math.expm1(-d) + d;
-  return d;
-}
 
 interface RlRecipe {
   algorithm: string;
@@ -26,20 +19,22 @@ interface RlRecipe {
   lambda: number;
   klCoef: number;
   klPlacement: string;
-  klEstimator: string;
+  klEstimator: KlEstimator;
   whiten: boolean;
 }
 
 const rlOf = (recipe: Record<string, unknown>): RlRecipe | null => {
   const rl = recipe.rl as Partial<RlRecipe> | undefined;
   if (!rl || typeof rl.gamma !== 'number' || typeof rl.lambda !== 'number') return null;
+  const klEstimator = rl.klEstimator ?? 'k1';
+  if (!(KL_ESTIMATORS as readonly string[]).includes(klEstimator)) return null;
   return {
     algorithm: String(rl.algorithm ?? 'ppo'),
     gamma: rl.gamma,
     lambda: rl.lambda,
     klCoef: Number(rl.klCoef ?? 0),
     klPlacement: String(rl.klPlacement ?? 'reward'),
-    klEstimator: String(rl.klEstimator ?? 'k1'),
+    klEstimator,
     whiten: rl.whiten !== false,
   };
 };
@@ -57,7 +52,7 @@ export function rolloutInputs(sample: ReplaySample, recipe: Record<string, unkno
   const kl = sample.channels.kl;
   const rewards = actionMask.map((m, t) => {
     if (!m) return 0;
-    const penalty = rl.klPlacement === 'reward' && rl.klCoef > 0 && kl ? rl.klCoef * klEstimate(kl[t], rl.klEstimator) : 0;
+    const penalty = rl.klPlacement === 'reward' && rl.klCoef > 0 && kl ? rl.klCoef * tokenKlRef(kl[t], 0, rl.klEstimator).value : 0;
     return (t === last ? sample.reward : 0) - penalty;
   });
   return { rewards, values: values.map((v, t) => (actionMask[t] ? v : 0)), actionMask, gamma: rl.gamma, lambda: rl.lambda };

@@ -11,7 +11,7 @@ import { fmt, fmtSigned } from './format.ts';
 import { nextAction } from './gae-equations.ts';
 import { parseSteps, phasesOf } from './playground.ts';
 import { applyEdit, checkChoice, strayErrors } from './recipe-panel.ts';
-import { klEstimate, rolloutInputs } from './token-advantage.ts';
+import { rolloutInputs } from './token-advantage.ts';
 
 describe('colour scale', () => {
   it('runs red → near-white → blue and clamps', () => {
@@ -90,6 +90,7 @@ describe('chart axes', () => {
   it('labels ticks with the decimals their spacing needs, exponents when tiny or huge', () => {
     expect(axisLabels([1.268, 1.27, 1.272])).toEqual(['1.268', '1.270', '1.272']);
     expect(axisLabels([0, 50, 100])).toEqual(['0', '50', '100']);
+    expect(axisLabels([0, 0.25, 0.5])).toEqual(['0.00', '0.25', '0.50']);
     expect(axisLabels([-0.003, 0, 0.003])).toEqual(['-3e-3', '0', '3e-3']);
     expect(axisLabels([-2e6, -1e6, 0])).toEqual(['-2e6', '-1e6', '0']);
   });
@@ -170,6 +171,9 @@ describe('the web UI v2 helpers', () => {
     expect(inputs.rewards[1]).toBeCloseTo(-0.02, 12);
     expect(inputs.rewards[2]).toBeCloseTo(1 + 0.01, 12);
     expect(rolloutInputs(sample, { rl: { algorithm: 'grpo', gamma: 1, lambda: 1 } })).toMatch(/^GRPO does not use GAE/);
-    expect(klEstimate(0.5, 'k3')).toBeCloseTo(Math.exp(-0.5) - 1 + 0.5, 12);
+    // k3 is the kernels' estimator (expm1, clamped): e^{−Δ} − 1 + Δ on Δ = 0.2.
+    const k3 = rolloutInputs(sample, { rl: { algorithm: 'ppo', gamma: 1, lambda: 0.95, klCoef: 0.1, klPlacement: 'reward', klEstimator: 'k3' } });
+    if (typeof k3 === 'string') throw new Error(k3);
+    expect(k3.rewards[1]).toBeCloseTo(-0.1 * (Math.exp(-0.2) - 1 + 0.2), 12);
   });
 });
