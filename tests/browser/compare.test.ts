@@ -4,24 +4,11 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, WEBGPU_FLAGS } from '../support/chromium.ts';
+import { describe, expect, it } from 'vitest';
+import { appInChromium } from './support/app-in-chromium.ts';
 import { fixtureMetrics } from './support/replay-fixture.ts';
-import { type BuiltApp, buildAndServe } from './support/web-app.ts';
 
-let app: BuiltApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await buildAndServe();
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: WEBGPU_FLAGS, headless: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const served = appInChromium();
 
 const evalRows = (file: string) =>
   readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'data', file, 'metrics.jsonl'), 'utf8')
@@ -31,8 +18,8 @@ const evalRows = (file: string) =>
 
 describe('compare runs', () => {
   it('overlays PPO, GRPO and RLOO with a recipe diff, and takes a saved run too', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${app.url}#compare`);
+    const page = await served.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${served.app.url}#compare`);
     const diff = page.getByTestId('recipe-diff');
     await expect.poll(() => diff.locator('tr[data-path="rl.algorithm"] td').allTextContents(), { timeout: 30_000 }).toEqual(['"ppo"', '"grpo"', '"rloo"']);
     expect(await diff.locator('tr[data-path="rl.groupSize"] td').allTextContents()).toEqual(['1', '4', '4']);

@@ -4,29 +4,16 @@
 // PPO run opens its GAE computation, whose whitened result must match the advantage the run logged.
 
 import { METRICS } from '@horizon/core';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, WEBGPU_FLAGS } from '../support/chromium.ts';
+import { describe, expect, it } from 'vitest';
+import { appInChromium } from './support/app-in-chromium.ts';
 import { fixtureMetrics, fixtureSamples } from './support/replay-fixture.ts';
-import { type BuiltApp, buildAndServe } from './support/web-app.ts';
 
-let app: BuiltApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await buildAndServe();
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: WEBGPU_FLAGS, headless: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const served = appInChromium();
 
 describe('linked views', () => {
   it('a click on a reward point opens that iteration’s rollouts; the tooltip says what healthy looks like', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(app.url);
+    const page = await served.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(served.app.url);
     await page.setInputFiles('[data-testid=replay-input]', [
       { name: 'metrics.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(fixtureMetrics().text) },
       { name: 'samples.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(fixtureSamples().text) },
@@ -48,8 +35,8 @@ describe('linked views', () => {
   });
 
   it('a token strip is one tab stop; Enter on a token explains its advantage with the run’s own numbers', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${app.url}#completions`); // the shipped add-ppo replay
+    const page = await served.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${served.app.url}#completions`); // the shipped add-ppo replay
     const strip = page.locator('table.samples tbody tr').first().locator('.strip');
     await strip.waitFor({ timeout: 30_000 });
     expect(await strip.locator('[tabindex="0"]').count()).toBe(1);

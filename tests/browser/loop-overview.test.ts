@@ -4,24 +4,11 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fmt } from '../../packages/web-ui/src/views/format.ts';
-import { chromiumPath, WEBGPU_FLAGS } from '../support/chromium.ts';
-import { type BuiltApp, buildAndServe } from './support/web-app.ts';
+import { appInChromium } from './support/app-in-chromium.ts';
 
-let app: BuiltApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await buildAndServe();
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: WEBGPU_FLAGS, headless: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const served = appInChromium();
 
 const shipped = readFileSync(join(import.meta.dirname, '..', '..', 'packages', 'web-ui', 'public', 'replay', 'metrics.jsonl'), 'utf8')
   .trim()
@@ -31,8 +18,8 @@ const shipped = readFileSync(join(import.meta.dirname, '..', '..', 'packages', '
 
 describe('the RL loop on one screen', () => {
   it('shows prompt → rollouts → reward → advantages → update for an iteration, each linking to its detail', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${app.url}#loop`);
+    const page = await served.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${served.app.url}#loop`);
     const stages = page.locator('.loop-stage');
     await expect.poll(() => stages.count(), { timeout: 30_000 }).toBe(5);
     expect(await stages.locator('h3').allTextContents()).toEqual(['1Prompt', '2Rollouts', '3Reward', '4Advantages', '5Update']);

@@ -4,27 +4,15 @@
 // and the GAE walkthrough's positions. Each test failed on the app before its fix.
 
 import { formatHeaderLine, formatMetricsLine, resolveRecipe } from '@horizon/core';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, WEBGPU_FLAGS } from '../support/chromium.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appInChromium } from './support/app-in-chromium.ts';
 import { fixtureMetrics, fixtureSamples } from './support/replay-fixture.ts';
-import { type BuiltApp, buildAndServe } from './support/web-app.ts';
 
-let app: BuiltApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await buildAndServe();
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: WEBGPU_FLAGS, headless: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
+const served = appInChromium();
 
 async function fresh(viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport });
+  const context = await served.browser.newContext({ viewport });
   return { context, page: await context.newPage() };
 }
 
@@ -36,7 +24,7 @@ describe('web UI v2 defects', () => {
     const { context, page } = await fresh();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${app.url}?recipe=nope#playground`);
+    await page.goto(`${served.app.url}?recipe=nope#playground`);
     await expect.poll(() => page.locator('[data-stray="preset"]').count(), { timeout: 20_000 }).toBe(1);
     expect(await text(page, '[data-stray="preset"]')).toContain('There is no preset "nope"; pick one of add-ppo, add-grpo, add-rloo, tiny');
     expect(await page.getByRole('button', { name: 'Play' }).isDisabled()).toBe(true);
@@ -49,7 +37,7 @@ describe('web UI v2 defects', () => {
 
   it('3: the dashboard charts the SFT loss and evaluation success (held-out, OOD); reward and success are one line', async () => {
     const { context, page } = await fresh();
-    await page.goto(app.url);
+    await page.goto(served.app.url);
     const recipe = resolveRecipe({ preset: 'tiny' }).recipe;
     const rows = [
       ...Array.from({ length: 5 }, (_, i) => ({ phase: 'sft' as const, step: i + 1, time_s: i, metrics: { 'sft/loss': 2 - 0.1 * i } })),
@@ -74,7 +62,7 @@ describe('web UI v2 defects', () => {
   it('4: at 390 px no view is wider than the screen, the tabs fit, and the playground is not a wall of fields', async () => {
     const { context, page } = await fresh({ width: 390, height: 844 });
     for (const view of ['dashboard', 'completions', 'playground', 'loop', 'compare', 'gae']) {
-      await page.goto(`${app.url}?recipe=tiny#${view}`);
+      await page.goto(`${served.app.url}?recipe=tiny#${view}`);
       if (view === 'gae') await page.waitForSelector('.lane-wrap', { timeout: 60_000 });
       else if (view === 'compare') await page.waitForSelector('.compare .dashboard', { timeout: 30_000 });
       else await page.waitForSelector('[role=tabpanel] > *', { timeout: 30_000 });
@@ -84,7 +72,7 @@ describe('web UI v2 defects', () => {
     }
     const gaeTab = await page.getByRole('tab', { name: 'GAE walkthrough' }).boundingBox();
     expect(gaeTab!.x + gaeTab!.width).toBeLessThanOrEqual(390);
-    await page.goto(`${app.url}?recipe=tiny#playground`);
+    await page.goto(`${served.app.url}?recipe=tiny#playground`);
     await page.waitForSelector('.recipe-panel');
     expect(await page.evaluate(() => document.scrollingElement!.scrollHeight)).toBeLessThan(3200);
     const field = await page.locator('[data-field="sft.steps"] .field-doc').boundingBox();
@@ -94,7 +82,7 @@ describe('web UI v2 defects', () => {
 
   it('5: the Run N field can be cleared and retyped', async () => {
     const { context, page } = await fresh();
-    await page.goto(`${app.url}?recipe=tiny#playground`);
+    await page.goto(`${served.app.url}?recipe=tiny#playground`);
     const field = page.getByLabel('steps to run');
     await expect.poll(() => field.isEnabled(), { timeout: 60_000 }).toBe(true);
     await field.click();
@@ -110,10 +98,10 @@ describe('web UI v2 defects', () => {
 
   it('6: every recipe problem shows at once, each marked where it is', async () => {
     const { context, page } = await fresh();
-    await page.goto(`${app.url}?recipe=tiny&set=model.policy.dModel%3D33#playground`);
+    await page.goto(`${served.app.url}?recipe=tiny&set=model.policy.dModel%3D33#playground`);
     await expect.poll(() => text(page, '.recipe-status')).toBe('✗ 1 field to fix');
     expect(await text(page, '[data-stray="model.policy.dModel"]')).toContain('no such recipe field');
-    await page.goto(`${app.url}?recipe=tiny&set=rl.lambda%3D1.5&set=rl.minibatches%3D3#playground`);
+    await page.goto(`${served.app.url}?recipe=tiny&set=rl.lambda%3D1.5&set=rl.minibatches%3D3#playground`);
     await expect.poll(() => text(page, '.recipe-status')).toBe('✗ 2 fields to fix');
     expect(await text(page, '[data-field="rl.lambda"] .field-error')).toContain('must be a number in [0, 1], got 1.5');
     expect(await text(page, '[data-field="rl.minibatches"] .field-error')).toContain('must divide');
@@ -122,7 +110,7 @@ describe('web UI v2 defects', () => {
 
   it('9: arrow keys move between tabs, each tab controls a tabpanel, one tab stop', async () => {
     const { context, page } = await fresh();
-    await page.goto(app.url);
+    await page.goto(served.app.url);
     const tab = (name: string) => page.getByRole('tab', { name });
     await tab('Dashboard').focus();
     await page.keyboard.press('ArrowRight');
@@ -144,7 +132,7 @@ describe('web UI v2 defects', () => {
 
   it('10: one damaged line skips that line, not the run; swapped file contents still open', async () => {
     const { context, page } = await fresh();
-    await page.goto(app.url);
+    await page.goto(served.app.url);
     const lines = fixtureMetrics().text.split('\n');
     lines[8] = '{"kind":"metrics","phase":"rl","step":'; // line 9 of 15: damaged
     await page.setInputFiles('[data-testid=replay-input]', [jsonl('metrics.jsonl', lines.join('\n'))]);
@@ -160,7 +148,7 @@ describe('web UI v2 defects', () => {
 
   it('11: the GAE walkthrough shows the positions its text refers to', async () => {
     const { context, page } = await fresh();
-    await page.goto(`${app.url}#gae`);
+    await page.goto(`${served.app.url}#gae`);
     await page.waitForSelector('.lane-wrap', { timeout: 60_000 });
     expect(await text(page, '.equations .note')).toContain('Token 8');
     expect(await text(page, '.equations .note')).toContain('next action token is 13');
