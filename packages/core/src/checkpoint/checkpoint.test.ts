@@ -93,12 +93,28 @@ describe('checkpoint files', () => {
     expect(state.files['policy.safetensors'].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('a policy-only checkpoint (GRPO) has no critic file', async () => {
+  it('a GRPO checkpoint holds the models GRPO declares: no critic file', async () => {
     const ckpt = checkpoint(2);
     const { critic: _, ...models } = ckpt.models;
-    const files = await encodeCheckpoint({ ...ckpt, models });
+    const grpo = resolveRecipe({ preset: 'tiny', sets: ['rl.algorithm=grpo', 'rl.groupSize=2'] }).recipe;
+    const files = await encodeCheckpoint({ ...ckpt, recipe: grpo, models });
     expect(files.has('critic.safetensors')).toBe(false);
-    expect((await decodeCheckpoint(files)).models.critic).toBeUndefined();
+    expect(Object.keys((await decodeCheckpoint(files)).models)).toEqual(['policy', 'reference']);
+  });
+
+  it("a model the recipe's method does not declare is refused, naming the model and the method", async () => {
+    const grpo = resolveRecipe({ preset: 'tiny', sets: ['rl.algorithm=grpo', 'rl.groupSize=2'] }).recipe;
+    const files = await encodeCheckpoint({ ...checkpoint(2), recipe: grpo });
+    expect((await checkpointError(decodeCheckpoint(files))).message).toBe(
+      'checkpoint file state.json is corrupt (it records a model "critic", which grpo does not declare); resume from an earlier checkpoint or start a new run.',
+    );
+  });
+
+  it('a model name must be usable as a file name', async () => {
+    const ckpt = checkpoint(1);
+    await expect(encodeCheckpoint({ ...ckpt, models: { ...ckpt.models, '../x': ckpt.models.reference } })).rejects.toThrow(
+      'checkpoint model name "../x" must be lowercase letters, digits and "-"',
+    );
   });
 
   it('refuses flat buffers that do not match the layout', async () => {
