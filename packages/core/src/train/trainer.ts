@@ -182,6 +182,10 @@ export class Trainer {
     this.sftStepper = undefined;
     this.policyOptimizer.destroy();
     this.policyOptimizer = new AdamW(this.policy);
+    for (const gpt of this.rlModels.values()) gpt.destroy();
+    for (const optimizer of this.rlOptimizers.values()) optimizer.destroy();
+    this.rlModels.clear();
+    this.rlOptimizers.clear();
     for (const declared of this.algorithm.models) {
       if (declared.role === 'policy') continue;
       const model = this.buildModel(declared);
