@@ -134,8 +134,7 @@ describe('a damaged checkpoint is one sentence naming the file', () => {
     return {
       step: 1,
       recipe,
-      policy: { config, params, adam: { step: 3, m: params.slice(), v: params.slice() } },
-      reference: { config, params: params.slice() },
+      models: { policy: { config, params, adam: { step: 3, m: params.slice(), v: params.slice() } }, reference: { config, params: params.slice() } },
       rng: {},
       dataCursor: { train: 16 },
       extra: {},

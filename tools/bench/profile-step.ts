@@ -6,7 +6,7 @@
 //   npx tsx tools/bench/profile-step.ts [--reps 20]
 
 import { parseArgs } from 'node:util';
-import { AdamW, Gpt, type Minibatch, modelConfigs, resolveRecipe, SftStepper, UpdateSteps } from '@horizon/core';
+import { AdamW, Gpt, type LossTerm, type Minibatch, modelConfigs, resolveRecipe, SftStepper, UpdateSteps } from '@horizon/core';
 import { type Binding, type Gpu, Recorder, SeededRandom } from '@horizon/kernels';
 import { acquireNodeGpu } from '@horizon/kernels/node';
 
@@ -78,6 +78,7 @@ const mb: Minibatch = {
   advantages: normal(),
   oldLogp: normal(),
   refLogp: normal(),
+  rolloutLogp: normal(),
   returns: normal(),
   oldValues: normal(),
 };
@@ -88,22 +89,13 @@ const updates = new UpdateSteps(gpu);
 const policyOptimizer = new AdamW(policy);
 const criticOptimizer = new AdamW(critic);
 const sft = new SftStepper(gpu, policy, policyOptimizer);
-const policyOptions = {
-  ...optimizer,
-  temperature: 1,
-  epsLow: 0.2,
-  epsHigh: 0.28,
-  dualClip: 0,
-  entropyCoef: 0,
-  klCoef: 0.01,
-  klEstimator: 'k1' as const,
-  klInLoss: false,
-};
+const options = { ...optimizer, temperature: 1 };
+const policyTerms: LossTerm[] = [{ kind: 'ppo-clip', epsLow: 0.2, epsHigh: 0.28, dualClip: 0 }];
 
 const steps: [string, () => Promise<unknown>][] = [
   ['sft step', () => sft.step({ B, T, inputs: mb.inputs, targets: mb.targets, mask: mb.mask }, optimizer)],
-  ['policy step', () => updates.policyStep(policy, policyOptimizer, mb, policyOptions)],
-  ['critic step', () => updates.criticStep(critic, criticOptimizer, mb, { ...optimizer, valueClip: 0.2 })],
+  ['policy step', () => updates.step(policy, policyOptimizer, mb, policyTerms, options)],
+  ['critic step', () => updates.step(critic, criticOptimizer, mb, [{ kind: 'value', clip: 0.2 }], options)],
 ];
 for (const [name, run] of steps) {
   await run(); // warm-up: pipelines and buffers

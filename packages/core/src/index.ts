@@ -1,20 +1,30 @@
 // @horizon/core: the platform-free trainer. Knows nothing of Node, Deno or the DOM.
 
-export type { AdvantageEstimator, AdvantageInputs, AdvantageResult } from './algorithms/algorithm.ts';
-export { ALGORITHM_BY_NAME } from './algorithms/index.ts';
+export type {
+  AdvantageInputs,
+  AdvantageResult,
+  Algorithm,
+  LossTerm,
+  ModelDeclaration,
+  ModelRole,
+  ModelUpdate,
+  ScoreName,
+} from './algorithms/algorithm.ts';
+export { type DeclaredModel, declaredModels } from './algorithms/declared-models.ts';
+export { ALGORITHM_BY_NAME, declaresRole } from './algorithms/index.ts';
 export {
   type AdamState,
   CHECKPOINT_FORMAT,
   type Checkpoint,
   CheckpointError,
   type CheckpointFileRead,
+  type CheckpointModels,
   type CheckpointReader,
   type CheckpointStateFile,
   decodeCheckpoint,
   encodeCheckpoint,
   MAX_STATE_BYTES,
-  MODEL_NAMES,
-  type ModelName,
+  MODEL_NAME,
   type ModelState,
   memoryReader,
   type RngState,
@@ -167,7 +177,7 @@ export {
 } from './recipe/resolve.ts';
 export {
   ALGORITHMS,
-  type Algorithm,
+  type AlgorithmName,
   CRITIC_INITS,
   KL_ESTIMATORS,
   KL_PLACEMENTS,
@@ -189,10 +199,10 @@ export {
 export { checkFiniteWeights, DivergedError, divergence, isDivergedError } from './train/divergence.ts';
 export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
 export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
-export { collectAndScore, rlIteration, type ScoredRollouts, shuffled } from './train/rl-iteration.ts';
+export { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM, shuffled } from './train/rl-iteration.ts';
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';
 export { type SftBatch, SftStepper, sftBatch } from './train/sft.ts';
-export { type MetricsAt, Trainer, type TrainerHooks } from './train/trainer.ts';
-export { type Minibatch, UpdateSteps } from './train/update-steps.ts';
+export { checkpointPhase, type MetricsAt, Trainer, type TrainerHooks } from './train/trainer.ts';
+export { type Minibatch, type StepMetrics, type StepOptions, UpdateSteps } from './train/update-steps.ts';
 export { closestMatch, didYouMean, editDistance } from './util/suggest.ts';

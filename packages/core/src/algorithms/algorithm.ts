@@ -1,14 +1,58 @@
-// What distinguishes PPO, GRPO and RLOO in Horizon: the advantage estimator, and whether a critic is
-// trained. The loop that samples, scores, updates and logs is shared (train/rl-iteration.ts), as in
-// slime where every estimator is a function (batch) → advantages, returns (docs/algorithms/README.md).
+// The seam between a training method and the shared loop (train/rl-iteration.ts). A method says
+// which models it needs, which per-token scores it adds to a batch, how a scored batch becomes
+// advantages, and which loss terms train which model in each iteration. The loop and the update
+// step run whatever a method declares and name no method, as slime's estimators are functions
+// (batch) → advantages, returns with additive loss terms after them (docs/algorithms/README.md).
 //
 // Shape legend:  B rows · T positions
 
-import type { Gpu } from '@horizon/kernels';
+import type { Gpu, KlEstimator } from '@horizon/kernels';
 import type { MetricName } from '../metrics/glossary.ts';
-import type { Recipe } from '../recipe/schema.ts';
+import type { AlgorithmName, Recipe } from '../recipe/schema.ts';
 import type { TrainingRows } from '../train/rows.ts';
 import type { Scores } from '../train/scoring.ts';
+
+/**
+ * What a model is for, which decides how the trainer builds it. Teachers (scoring with a frozen run's
+ * policy) and a generative critic join this union when a method needs them.
+ */
+export type ModelRole = 'policy' | 'reference' | 'critic';
+
+export interface ModelDeclaration {
+  /** Names the model in checkpoints (`<name>.safetensors`, AdamW moments `<name>.exp_avg.*`). */
+  name: string;
+  role: ModelRole;
+  /** Has an optimizer (and AdamW moments in checkpoints); false: frozen. */
+  trained: boolean;
+}
+
+/** Per-token arrays a method adds to a scored batch beyond log π_old, its entropy and log π_ref. */
+export type ScoreName = 'values';
+
+/**
+ * One term of a model's loss. Each shares the batch-wide aggregation scales; the update step records
+ * the terms it is given, in this order of kinds, and nothing else. KTO, span-KTO and distillation
+ * terms join this union with their callers.
+ */
+export type LossTerm =
+  /** PPO clipped surrogate against π_old (asymmetric ε, optional dual clip c > 1, 0 = off). */
+  | { kind: 'ppo-clip'; epsLow: number; epsHigh: number; dualClip: number }
+  /** SAO's DIS band-masked importance sampling against π_roll (docs/algorithms/sao-dis.md). */
+  | { kind: 'dis'; epsLow: number; epsHigh: number }
+  /** β·KL(π_θ ‖ π_ref) added to the loss, with the same reducer as the surrogate. */
+  | { kind: 'kl'; coef: number; estimator: KlEstimator }
+  /** Entropy bonus −c_H·H. */
+  | { kind: 'entropy'; coef: number }
+  /** Clipped value loss of a value-head model against the critic targets (clip 0 = off). */
+  | { kind: 'value'; clip: number };
+
+/** The optimizer steps one model takes on every minibatch of an iteration. */
+export interface ModelUpdate {
+  /** A declared, trained model. */
+  model: string;
+  lr: number;
+  terms: readonly LossTerm[];
+}
 
 export interface AdvantageInputs {
   gpu: Gpu;
@@ -26,12 +70,19 @@ export interface AdvantageResult {
   metrics: Partial<Record<MetricName, number>>;
 }
 
-export interface AdvantageEstimator {
-  readonly name: Recipe['rl']['algorithm'];
-  /** Trains a critic (value head) beside the policy. */
-  readonly usesCritic: boolean;
+export interface Algorithm {
+  readonly name: AlgorithmName;
+  /** Every model the method needs during RL, the policy first. */
+  readonly models: readonly ModelDeclaration[];
+  readonly scores: readonly ScoreName[];
   advantages(inputs: AdvantageInputs): Promise<AdvantageResult>;
+  /** The models trained in iteration `iteration` (0-based) and their terms, in the order they step on each minibatch. */
+  updates(recipe: Recipe, iteration: number): readonly ModelUpdate[];
 }
+
+/** The policy being trained and the frozen SFT copy the KL is measured against: every method's first two models. */
+export const POLICY: ModelDeclaration = { name: 'policy', role: 'policy', trained: true };
+export const REFERENCE: ModelDeclaration = { name: 'reference', role: 'reference', trained: false };
 
 /** Mean and standard deviation of `values` where `mask` is 1. */
 export function maskedStats(values: ArrayLike<number>, mask: ArrayLike<number>): { mean: number; std: number; count: number } {

@@ -1,8 +1,15 @@
-// The advantage estimators by recipe name.
+// The methods by recipe name (`rl.algorithm`).
 
-import type { AdvantageEstimator } from './algorithm.ts';
+import type { Recipe } from '../recipe/schema.ts';
+import type { Algorithm, ModelRole } from './algorithm.ts';
+import { drGrpo } from './dr-grpo.ts';
 import { grpo } from './grpo.ts';
 import { ppo } from './ppo.ts';
 import { rloo } from './rloo.ts';
 
-export const ALGORITHM_BY_NAME: Record<AdvantageEstimator['name'], AdvantageEstimator> = { ppo, grpo, rloo };
+export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo };
+
+/** Whether the recipe's method has a model of this role (e.g. a critic to size and check). */
+export function declaresRole(recipe: Recipe, role: ModelRole): boolean {
+  return ALGORITHM_BY_NAME[recipe.rl.algorithm].models.some((model) => model.role === role);
+}

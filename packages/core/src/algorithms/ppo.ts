@@ -2,7 +2,11 @@
 // (docs/algorithms/ppo-gae.md). Every action token gets its own baseline V(s_t), so credit can
 // differ between the digits of one answer, and no group of rollouts per prompt is needed.
 //
-// Follows: Schulman et al. 2017 (clipped surrogate, done in train/update-steps.ts) and 2016 (GAE);
+// Models: the policy, the frozen reference and a critic (a second GPT with a value head) that the
+// clipped value loss trains on every minibatch just before the policy; during the recipe's critic
+// warm-up iterations only the critic trains.
+//
+// Follows: Schulman et al. 2017 (clipped surrogate, recorded in train/update-steps.ts) and 2016 (GAE);
 // VC-PPO's decoupled λ (λ for the policy, λ_critic — usually 1 — for the critic's targets); slime's
 // whitening of advantages over the batch's action tokens. The value convention is docs/algorithms/
 // README.md §2: V[t] is read where the logits predicting token t+1 are.
@@ -12,11 +16,16 @@
 // Shape legend:  B rows · T positions
 
 import { gae, whiten } from '@horizon/kernels';
-import { type AdvantageEstimator, type AdvantageInputs, type AdvantageResult, maskedStats } from './algorithm.ts';
+import { type AdvantageInputs, type AdvantageResult, type Algorithm, type ModelDeclaration, maskedStats, POLICY, REFERENCE } from './algorithm.ts';
+import { clippedPolicyUpdate } from './clipped-policy.ts';
 
-export const ppo: AdvantageEstimator = {
+const CRITIC: ModelDeclaration = { name: 'critic', role: 'critic', trained: true };
+
+export const ppo: Algorithm = {
   name: 'ppo',
-  usesCritic: true,
+  models: [POLICY, REFERENCE, CRITIC],
+  scores: ['values'],
+
   async advantages({ gpu, rows, scores, tokenRewards, recipe }: AdvantageInputs): Promise<AdvantageResult> {
     const { B, T, actionMask } = rows;
     const values = scores.values;
@@ -54,5 +63,10 @@ export const ppo: AdvantageEstimator = {
         'critic/explained_var': explainedVar,
       },
     };
+  },
+
+  updates({ rl }, iteration) {
+    const critic = { model: CRITIC.name, lr: rl.criticLr, terms: [{ kind: 'value', clip: rl.valueClip }] } as const;
+    return iteration < rl.criticWarmupSteps ? [critic] : [critic, clippedPolicyUpdate(rl)];
   },
 };

@@ -44,9 +44,7 @@ function checkpoint(step: number): Checkpoint {
   return {
     step,
     recipe,
-    policy: model(policyConfig, step + 1),
-    critic: model(criticConfig, step + 2),
-    reference: model(policyConfig, 99, false),
+    models: { policy: model(policyConfig, step + 1), critic: model(criticConfig, step + 2), reference: model(policyConfig, 99, false) },
     rng: { sampler: [1, 2, step * 10], init: 12345 },
     dataCursor: { train: step * 8, sft: 160 },
     extra: { phase: 'rl', best: { held_out: 0.25 } },
@@ -71,7 +69,7 @@ describe('checkpoint files', () => {
     expect([...files.keys()]).toEqual(['policy.safetensors', 'critic.safetensors', 'reference.safetensors', 'optimizer.safetensors', STATE_FILE]);
     const back = await decodeCheckpoint(files);
     expect(back).toEqual(ckpt);
-    expect(back.reference?.adam).toBeUndefined();
+    expect(back.models.reference?.adam).toBeUndefined();
     expect(await encodeCheckpoint(back)).toEqual(files);
   });
 
@@ -82,7 +80,7 @@ describe('checkpoint files', () => {
     expect(policy.metadata).toEqual({ format: 'pt', model: 'policy', step: '1' });
     const layout = parameterLayout(policyConfig);
     const wte = layout.entries.find((e) => e.name === 'transformer.wte.weight')!;
-    expect([...readF32(policy, 'transformer.wte.weight', [13, 32])]).toEqual([...ckpt.policy.params.subarray(wte.offset, wte.offset + wte.size)]);
+    expect([...readF32(policy, 'transformer.wte.weight', [13, 32])]).toEqual([...ckpt.models.policy.params.subarray(wte.offset, wte.offset + wte.size)]);
     expect(policy.tensors.size).toBe(layout.entries.length);
     const critic = decodeSafetensors(files.get('critic.safetensors')!);
     expect(critic.tensors.get('value_head.weight')?.shape).toEqual([1, 32]);
@@ -95,16 +93,33 @@ describe('checkpoint files', () => {
     expect(state.files['policy.safetensors'].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('a policy-only checkpoint (GRPO) has no critic file', async () => {
-    const { critic: _, ...rest } = checkpoint(2);
-    const files = await encodeCheckpoint(rest);
+  it('a GRPO checkpoint holds the models GRPO declares: no critic file', async () => {
+    const ckpt = checkpoint(2);
+    const { critic: _, ...models } = ckpt.models;
+    const grpo = resolveRecipe({ preset: 'tiny', sets: ['rl.algorithm=grpo', 'rl.groupSize=2'] }).recipe;
+    const files = await encodeCheckpoint({ ...ckpt, recipe: grpo, models });
     expect(files.has('critic.safetensors')).toBe(false);
-    expect((await decodeCheckpoint(files)).critic).toBeUndefined();
+    expect(Object.keys((await decodeCheckpoint(files)).models)).toEqual(['policy', 'reference']);
+  });
+
+  it("a model the recipe's method does not declare is refused, naming the model and the method", async () => {
+    const grpo = resolveRecipe({ preset: 'tiny', sets: ['rl.algorithm=grpo', 'rl.groupSize=2'] }).recipe;
+    const files = await encodeCheckpoint({ ...checkpoint(2), recipe: grpo });
+    expect((await checkpointError(decodeCheckpoint(files))).message).toBe(
+      'checkpoint file state.json is corrupt (it records a model "critic", which grpo does not declare); resume from an earlier checkpoint or start a new run.',
+    );
+  });
+
+  it('a model name must be usable as a file name', async () => {
+    const ckpt = checkpoint(1);
+    await expect(encodeCheckpoint({ ...ckpt, models: { ...ckpt.models, '../x': ckpt.models.reference } })).rejects.toThrow(
+      'checkpoint model name "../x" must be lowercase letters, digits and "-"',
+    );
   });
 
   it('refuses flat buffers that do not match the layout', async () => {
     const bad = checkpoint(1);
-    bad.policy.params = new Float32Array(10);
+    bad.models.policy.params = new Float32Array(10);
     await expect(encodeCheckpoint(bad)).rejects.toThrow(/policy.params has 10 values, its layout needs/);
   });
 });

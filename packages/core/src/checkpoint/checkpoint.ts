@@ -1,9 +1,11 @@
 // A checkpoint as files: everything needed to continue a run bit-for-bit (docs/design.md §7;
 // docs/reliability.md §3).
 //
-//   policy.safetensors      policy weights, nanoGPT/PyTorch names ("transformer.h.0.attn.c_attn.weight")
-//   critic.safetensors      critic weights (PPO), same naming with value_head.*
-//   reference.safetensors   the frozen reference (SFT) policy the KL is measured against
+//   <model>.safetensors     one per model the run's method declares (algorithms/algorithm.ts), by
+//                           name: policy.safetensors (nanoGPT/PyTorch names, "transformer.h.0.attn.
+//                           c_attn.weight"), reference.safetensors (the frozen SFT policy), for PPO
+//                           critic.safetensors (same naming with value_head.*); an SFT checkpoint
+//                           holds the policy alone
 //   optimizer.safetensors   AdamW moments as PyTorch names them: "policy.exp_avg.<param>", "policy.exp_avg_sq.<param>"
 //   state.json              its own SHA-256 (first key), format, step, recipe, model configs, AdamW
 //                           step counts, every RNG state, data cursors, trainer extras, and the size
@@ -11,19 +13,21 @@
 //
 // Loading trusts nothing it has not checked (docs/reliability.md §3.3): state.json is read with a small cap and its
 // own hash verified (an edited data cursor or AdamW step is refused, not trained on); the models it
-// records must be the ones its recipe builds; every other file is read capped at the exact size
+// records must be among the ones its recipe's method declares, with the configs the recipe builds; every other file is read capped at the exact size
 // those models give it, then hashed. So no file can make the loader allocate more than the recipe
 // needs. Format 1 (no state hash) is refused with a sentence: no shipped run data has checkpoints.
+// Format 2 always recorded its models as a map from name to config, so opening it to any declared
+// name kept the format: PPO, GRPO and RLOO checkpoints written before the Algorithm seam still load.
 // Weights travel as flat f32 buffers in the model's ParameterLayout (model/parameters.ts); the
 // files hold one tensor per parameter so a PyTorch user can load them with safetensors.torch.
 // The alignment padding between parameters is not stored and reads back as 0.
 
 import { z } from 'zod';
+import { declaredModels } from '../algorithms/declared-models.ts';
 import type { JsonValue } from '../envs/environment.ts';
 import { echo, InputError, jsonDepthExceeds } from '../errors.ts';
 import type { GptConfig } from '../model/config.ts';
 import { type ParameterLayout, parameterLayout } from '../model/parameters.ts';
-import { modelConfigs } from '../recipe/checks.ts';
 import { recipeVocabSize } from '../recipe/fits.ts';
 import { RecipeError, validateRecipe } from '../recipe/resolve.ts';
 import type { Recipe } from '../recipe/schema.ts';
@@ -35,8 +39,8 @@ export const MAX_STATE_BYTES = 4 * 1024 * 1024;
 /** Nesting state.json needs (the recipe is 3 deep, extras a little more); deeper is refused before validation. */
 const MAX_STATE_DEPTH = 16;
 export const STATE_FILE = 'state.json';
-export const MODEL_NAMES = ['policy', 'critic', 'reference'] as const;
-export type ModelName = (typeof MODEL_NAMES)[number];
+/** A model's name becomes a file name and a tensor-name prefix: lowercase, no dots or slashes. */
+export const MODEL_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
 /** A missing, partial, corrupt or incompatible checkpoint; the message names the file. */
 export class CheckpointError extends InputError {
@@ -59,7 +63,7 @@ export interface AdamState {
 export interface ModelState {
   config: GptConfig;
   params: Float32Array; // params: [layout.totalSize] f32, flat parameter buffer
-  /** Absent for the frozen reference. */
+  /** Absent for a frozen model (the reference). */
   adam?: AdamState;
 }
 
@@ -70,9 +74,8 @@ export interface Checkpoint {
   /** RL iteration (or SFT step) completed when the checkpoint was taken. */
   step: number;
   recipe: Recipe;
-  policy: ModelState;
-  critic?: ModelState;
-  reference?: ModelState;
+  /** Every model by name: the policy always, and during RL every other model the method declares. */
+  models: CheckpointModels;
   /** Every random generator the run uses, by name (sampler, init, shuffle, …). */
   rng: Record<string, RngState>;
   /** Positions in every data stream, by name (e.g. train: next episode index, sft: next example). */
@@ -90,12 +93,16 @@ const gptConfig = z.strictObject({
   width: safeUint,
   head: z.enum(['lm', 'value']),
 });
+export type CheckpointModels = { policy: ModelState } & Record<string, ModelState>;
+
 const StateSchema = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   format: z.literal(CHECKPOINT_FORMAT),
   step: safeUint,
   recipe: z.record(z.string(), z.unknown()),
-  models: z.strictObject({ policy: gptConfig, critic: gptConfig.optional(), reference: gptConfig.optional() }),
+  models: z
+    .record(z.string().regex(MODEL_NAME, 'model names are lowercase letters, digits and "-"'), gptConfig)
+    .refine((models) => Object.hasOwn(models, 'policy'), 'it records no policy model'),
   adamSteps: z.record(z.string(), safeUint),
   rng: z.record(z.string(), z.union([safeUint, z.array(safeUint)])),
   dataCursor: z.record(z.string(), safeUint),
@@ -133,9 +140,8 @@ export async function encodeCheckpoint(ckpt: Checkpoint): Promise<Map<string, Ui
   const optimizer: Record<string, TensorToWrite> = {};
   const adamSteps: Record<string, number> = {};
   const models: Record<string, GptConfig> = {};
-  for (const name of MODEL_NAMES) {
-    const model = ckpt[name];
-    if (!model) continue;
+  for (const [name, model] of Object.entries(ckpt.models)) {
+    if (!MODEL_NAME.test(name)) throw new RangeError(`checkpoint model name "${name}" must be lowercase letters, digits and "-"`);
     const layout = parameterLayout(model.config);
     checkFlat(name, 'params', model.params, layout);
     models[name] = model.config;
@@ -206,15 +212,13 @@ export function memoryReader(files: ReadonlyMap<string, Uint8Array>, where: (fil
 }
 
 /** The files, and their exact sizes, that encodeCheckpoint writes for these models at this step. */
-function expectedFiles(step: number, models: Partial<Record<ModelName, GptConfig>>, adamModels: readonly string[]): Map<string, number> {
+function expectedFiles(step: number, models: Readonly<Record<string, GptConfig>>, adamModels: readonly string[]): Map<string, number> {
   const meta = { format: 'pt', step: String(step) };
   const tensors = (layout: ParameterLayout, prefix = '') =>
     layout.entries.map((e) => ({ name: prefix + e.name, dtype: 'F32' as const, shape: e.shape, bytes: 4 * e.size }));
   const out = new Map<string, number>();
   const optimizer: ReturnType<typeof tensors> = [];
-  for (const name of MODEL_NAMES) {
-    const config = models[name];
-    if (!config) continue;
+  for (const [name, config] of Object.entries(models)) {
     const layout = parameterLayout(config);
     out.set(`${name}.safetensors`, safetensorsByteLength(tensors(layout), { ...meta, model: name }));
     if (adamModels.includes(name)) optimizer.push(...tensors(layout, `${name}.exp_avg.`), ...tensors(layout, `${name}.exp_avg_sq.`));
@@ -270,20 +274,19 @@ export async function decodeCheckpoint(
     if (!(error instanceof RecipeError)) throw error;
     throw new CheckpointError(`the recipe in ${where(STATE_FILE)} is not valid for this version of Horizon (${error.message.split('\n')[0]}).`, STATE_FILE);
   }
-  // The models must be the ones the recipe builds, before any size derived from them is trusted.
-  const built = modelConfigs(recipe, recipeVocabSize(recipe));
-  const expectedConfig: Record<ModelName, GptConfig> = { policy: built.policy, critic: built.critic, reference: built.policy };
-  for (const name of MODEL_NAMES) {
-    const config = state.models[name];
-    if (!config) continue;
-    if (!sameConfig(config, expectedConfig[name])) {
-      const key = (Object.keys(config) as (keyof GptConfig)[]).find((k) => config[k] !== expectedConfig[name][k]) as keyof GptConfig;
-      corrupt(STATE_FILE, `models.${name}.${key} is ${echo(String(config[key]))} but its recipe builds ${expectedConfig[name][key]}`);
+  // The models must be ones the recipe's method declares, with the configs the recipe builds for
+  // them, before any size derived from them is trusted.
+  const declared = new Map(declaredModels(recipe, recipeVocabSize(recipe)).map((model) => [model.name, model]));
+  for (const [name, config] of Object.entries(state.models)) {
+    const want = declared.get(name);
+    if (!want) corrupt(STATE_FILE, `it records a model "${echo(name)}", which ${recipe.rl.algorithm} does not declare`);
+    else if (!sameConfig(config, want.config)) {
+      const key = (Object.keys(config) as (keyof GptConfig)[]).find((k) => config[k] !== want.config[k]) as keyof GptConfig;
+      corrupt(STATE_FILE, `models.${name}.${key} is ${echo(String(config[key]))} but its recipe builds ${want.config[key]}`);
     }
   }
   for (const name of Object.keys(state.adamSteps))
-    if (!(MODEL_NAMES as readonly string[]).includes(name) || !state.models[name as ModelName])
-      corrupt(STATE_FILE, `it records AdamW steps for a model it does not have, "${echo(name)}"`);
+    if (!Object.hasOwn(state.models, name)) corrupt(STATE_FILE, `it records AdamW steps for a model it does not have, "${echo(name)}"`);
   const expected = expectedFiles(state.step, state.models, Object.keys(state.adamSteps));
   for (const file of Object.keys(state.files)) if (!expected.has(file)) corrupt(STATE_FILE, `it lists a file no checkpoint has, "${echo(file)}"`);
   const bytesOf = new Map<string, Uint8Array>();
@@ -306,10 +309,8 @@ export async function decodeCheckpoint(
     }
   };
   const optimizer = bytesOf.has('optimizer.safetensors') ? decode('optimizer.safetensors') : undefined;
-  const models: Partial<Record<ModelName, ModelState>> = {};
-  for (const name of MODEL_NAMES) {
-    const config = state.models[name];
-    if (!config) continue;
+  const models: Record<string, ModelState> = {};
+  for (const [name, config] of Object.entries(state.models)) {
     const file = `${name}.safetensors`;
     const layout = parameterLayout(config);
     const readFlat = (f: SafetensorsFile, fileName: string, prefix = '') => {
@@ -334,9 +335,7 @@ export async function decodeCheckpoint(
   return {
     step: state.step,
     recipe,
-    policy: models.policy as ModelState,
-    ...(models.critic ? { critic: models.critic } : {}),
-    ...(models.reference ? { reference: models.reference } : {}),
+    models: models as CheckpointModels,
     rng: state.rng,
     dataCursor: state.dataCursor,
     extra: state.extra as Record<string, JsonValue>,

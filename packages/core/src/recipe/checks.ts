@@ -1,5 +1,6 @@
 // Rules that span fields. Each names the field to change and the value it conflicts with.
 
+import { declaresRole } from '../algorithms/index.ts';
 import { taskChecks, taskLimits } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
 import type { Recipe } from './schema.ts';
@@ -29,7 +30,7 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
   const add = (path: string, message: string) => issues.push({ path, message });
   const { policy } = r.model;
   if (policy.width % policy.heads !== 0) add('model.policy.width', `must be a multiple of model.policy.heads (${policy.heads}), got ${policy.width}`);
-  if (r.rl.algorithm === 'ppo') {
+  if (declaresRole(r, 'critic')) {
     const critic = criticSizes(r);
     const ownShape = r.model.critic.width !== 0 || r.model.critic.heads !== 0;
     if (ownShape && critic.width % critic.heads !== 0)
@@ -39,7 +40,7 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
         if (critic[key] !== policy[key])
           add(`model.critic.${key}`, `must be 0 or equal model.policy.${key} (${policy[key]}) when model.critic.init is "policy", got ${critic[key]}`);
   }
-  if (r.rl.algorithm !== 'ppo' && r.rl.groupSize < 2)
+  if (!declaresRole(r, 'critic') && r.rl.groupSize < 2)
     add('rl.groupSize', `must be at least 2 for ${r.rl.algorithm} (its baseline compares rollouts of one prompt), got ${r.rl.groupSize}`);
   const rollouts = r.rl.promptsPerIteration * r.rl.groupSize;
   if (rollouts % r.rl.minibatches !== 0)

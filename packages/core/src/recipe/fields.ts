@@ -78,7 +78,7 @@ export function recipeField(path: string): RecipeField | undefined {
   return byPath.get(path);
 }
 
-/** "integer in [1, 64]", "number > 0 and ≤ 1", "one of ppo | grpo | rloo", "true | false". */
+/** "integer in [1, 64]", "number > 0 and ≤ 1", "one of ppo | grpo | dr-grpo | rloo", "true | false". */
 export function describeRange(field: RecipeField): string {
   if (field.type === 'enum') return `one of ${field.options?.join(' | ')}`;
   if (field.type === 'boolean') return 'true | false';

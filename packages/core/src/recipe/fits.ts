@@ -13,6 +13,7 @@
 // token, rounded up as train/rows.ts does); it is an upper bound within a few percent, not a count.
 
 import { MATMUL_BLOCKING, MAX_HEAD_DIM, matmulTile } from '@horizon/kernels';
+import { declaresRole } from '../algorithms/index.ts';
 import { ADDITION_VOCABULARY } from '../envs/addition.ts';
 import { taskLimits } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
@@ -102,7 +103,7 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
     throw new RecipeError(message, []);
   };
   const { rl, sft, eval: ev, model } = recipe;
-  const usesCritic = rl.algorithm === 'ppo';
+  const usesCritic = declaresRole(recipe, 'critic');
   const critic = criticSizes(recipe);
   // Kernel limits first: they hold on every device.
   for (const [path, shape] of [['model.policy', model.policy], ...(usesCritic ? [['model.critic', critic] as const] : [])] as const) {

@@ -22,6 +22,22 @@ export const PRESETS = {
       rl: { algorithm: 'grpo', promptsPerIteration: 32, groupSize: 4, klPlacement: 'loss', klEstimator: 'k3', klCoef: 0.04, criticWarmupSteps: 0 },
     },
   },
+  'add-dr-grpo': {
+    doc: 'addition, Dr.GRPO: GRPO without the std division, responses summed over a constant length (seq-mean-token-sum-norm)',
+    recipe: {
+      name: 'add-dr-grpo',
+      rl: {
+        algorithm: 'dr-grpo',
+        promptsPerIteration: 32,
+        groupSize: 4,
+        lossAggregation: 'seq-mean-token-sum-norm',
+        klPlacement: 'loss',
+        klEstimator: 'k3',
+        klCoef: 0.04,
+        criticWarmupSteps: 0,
+      },
+    },
+  },
   'add-rloo': {
     doc: 'addition, RLOO: leave-one-out baselines, KL (k1) in the reward, no critic',
     recipe: {

@@ -25,7 +25,7 @@ const section = <S extends z.ZodRawShape>(doc: string, shape: S) =>
     .prefault({} as never)
     .describe(doc);
 
-export const ALGORITHMS = ['ppo', 'grpo', 'rloo'] as const;
+export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo'] as const;
 export const KL_PLACEMENTS = ['reward', 'loss'] as const;
 // Declared beside the kernels that implement them (kernels/src/rl/kl, rl/aggregate).
 export { KL_ESTIMATORS, LOSS_AGGREGATIONS };
@@ -74,7 +74,7 @@ export const RecipeSchema = z
       batchSize: int('SFT examples per step', 32, 1, 4096),
     }),
     rl: section('reinforcement learning', {
-      algorithm: choice('advantage estimator: ppo (critic + GAE), grpo (group z-score), rloo (leave-one-out)', ALGORITHMS, 'ppo'),
+      algorithm: choice('method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out)', ALGORITHMS, 'ppo'),
       iterations: int('RL iterations (rollout + update rounds)', 200, 1, 10_000_000),
       promptsPerIteration: int('distinct prompts sampled per iteration', 128, 1, 65_536),
       groupSize: int('rollouts per prompt (GRPO/RLOO groups; ≥ 2 for those)', 1, 1, 1024),
@@ -118,4 +118,4 @@ export const RecipeSchema = z
 export type Recipe = z.output<typeof RecipeSchema>;
 /** What a recipe file or preset may contain: any subset of the fields. */
 export type RecipeInput = z.input<typeof RecipeSchema>;
-export type Algorithm = (typeof ALGORITHMS)[number];
+export type AlgorithmName = (typeof ALGORITHMS)[number];

@@ -1,43 +1,40 @@
 // One RL iteration, top to bottom: rollout → score → rewards → advantages → updates → metrics.
-// PPO, GRPO and RLOO differ only in the advantage estimator and in whether a critic is trained
-// (algorithms/). Everything random is derived from (run seed, iteration), so an iteration replays
-// exactly after a resume.
+// The method (algorithms/algorithm.ts) supplies the advantages and, per iteration, which models train
+// on which loss terms; this loop names no method. Everything random is derived from (run seed,
+// iteration), so an iteration replays exactly after a resume.
 //
 // Shape legend:  B rollouts (prompts × group size) · T training positions
 
 import { actionCounts, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
-import type { AdvantageEstimator } from '../algorithms/algorithm.ts';
-import { maskedStats } from '../algorithms/algorithm.ts';
+import { type Algorithm, maskedStats } from '../algorithms/algorithm.ts';
 import { collectRollouts, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
 import { packSamples, type Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import type { Task } from '../envs/tasks.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import type { Gpt } from '../model/gpt.ts';
-import type { AdamW, OptimizerOptions } from '../model/optimizer.ts';
+import type { AdamW } from '../model/optimizer.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { isSuccess } from './evaluate.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
 import { gatherItems, gatherRows, type TrainingRows, toTrainingRows, trainingLength } from './rows.ts';
 import type { Scorer, Scores } from './scoring.ts';
-import type { Minibatch, PolicyStepMetrics, UpdateSteps } from './update-steps.ts';
+import type { Minibatch, StepMetrics, UpdateSteps } from './update-steps.ts';
 
 /** Salts separating the run's random streams. */
 export const STREAM = { rollout: 11, shuffle: 12, eval: 13 } as const;
 
+/** The method's models by declared name (the policy always among them), and optimizers of the trained ones. */
 export interface RlModels {
-  policy: Gpt;
-  policyOptimizer: AdamW;
-  reference: Gpt;
-  critic?: Gpt;
-  criticOptimizer?: AdamW;
+  byName: ReadonlyMap<string, Gpt> & { get(name: 'policy'): Gpt };
+  optimizers: ReadonlyMap<string, AdamW>;
 }
 
 export interface RlContext {
   recipe: Recipe;
   task: Task;
   codec: TokenCodec & { padId: number };
-  algorithm: AdvantageEstimator;
+  algorithm: Algorithm;
   models: RlModels;
   sampler: GpuSampler;
   scorer: Scorer;
@@ -88,11 +85,11 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids.
   const longest = Math.max(...samples.map((s) => s.tokens.length));
   const rows = toTrainingRows(packSamples(samples, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
-  const scores = await ctx.scorer.score(rows, models, rl.temperature);
+  const scores = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature);
   const score = clock.lap();
 
   // 3. Rewards on tokens: the task reward where the episode placed it, and the KL penalty per action
-  //    token when the recipe puts KL in the reward (PPO/RLOO); GRPO puts it in the loss instead.
+  //    token when the recipe puts KL in the reward; with KL in the loss the method's KL term has it.
   //    The estimate is the kernels' own (tokenKlRef: k3 through expm1 with Δ clamped to ±20, as the
   //    GPU KL kernel computes it), so both placements penalise the same number.
   const tokenRewards = rows.rewards.slice();
@@ -106,16 +103,13 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
     }
   }
 
-  // 4. Advantages (and critic targets) from the algorithm's estimator.
+  // 4. Advantages (and critic targets) from the method.
   const { advantages, returns, metrics: advantageMetrics } = await algorithm.advantages({ gpu: ctx.scorer.gpu, rows, scores, tokenRewards, recipe });
   return { samples, rows, scores, tokenRewards, klPenalty, advantages, returns, advantageMetrics, seconds: { rollout, score, advantage: clock.lap() } };
 }
 
-/**
- * Runs iteration `iteration` (0-based) on training episodes starting at `cursor`.
- * `policyFrozen`: critic warm-up — score and train the critic, leave the policy alone.
- */
-export async function rlIteration(ctx: RlContext, iteration: number, cursor: number, policyFrozen: boolean): Promise<IterationResult> {
+/** Runs iteration `iteration` (0-based) on training episodes starting at `cursor`. */
+export async function rlIteration(ctx: RlContext, iteration: number, cursor: number): Promise<IterationResult> {
   const { recipe, models } = ctx;
   const rl = recipe.rl;
   const clock = new Stopwatch();
@@ -123,45 +117,31 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   const { rollout: rolloutSeconds, score: scoreSeconds, advantage: advantageSeconds } = seconds;
   clock.lap();
 
-  // 5. Updates: epochs × minibatches over a fresh shuffle each epoch; every loss term of every
-  //    minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
+  // 5. Updates: epochs × minibatches over a fresh shuffle each epoch; on every minibatch each model
+  //    the method trains this iteration takes one step, in the method's order. Every loss term of
+  //    every minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
+  const updates = ctx.algorithm.updates(recipe, iteration);
   const scales = lossScales(actionCounts(rows.actionMask, rows.B, rows.T), {
     mode: rl.lossAggregation,
     rolloutIds: rows.rolloutIds,
     constant: rl.maxNewTokens,
   });
-  const policySteps: PolicyStepMetrics[] = [];
-  const criticSteps: { valueLoss: number; clipFrac: number; gradNorm: number }[] = [];
-  const optimizer = (lr: number): OptimizerOptions => ({ lr, ...recipe.optim, gradClip: rl.gradClip });
+  const steps = updates.map(() => [] as StepMetrics[]);
+  const stepSeconds = updates.map(() => 0);
   const perMinibatch = rows.B / rl.minibatches;
-  let criticSeconds = 0;
-  let policySeconds = 0;
   for (let epoch = 0; epoch < rl.epochs; epoch++) {
     const order = shuffled(rows.B, mixSeed(recipe.seed, STREAM.shuffle, iteration, epoch));
     for (let k = 0; k < rl.minibatches; k++) {
       const mb = minibatch(rows, scores, advantages, returns, scales, order.slice(k * perMinibatch, (k + 1) * perMinibatch));
-      const t0 = performance.now();
-      if (models.critic && models.criticOptimizer) {
-        criticSteps.push(await ctx.updates.criticStep(models.critic, models.criticOptimizer, mb, { ...optimizer(rl.criticLr), valueClip: rl.valueClip }));
+      for (const [u, update] of updates.entries()) {
+        const started = performance.now();
+        const model = models.byName.get(update.model);
+        const optimizer = models.optimizers.get(update.model);
+        if (!model || !optimizer) throw new RangeError(`${ctx.algorithm.name} trains "${update.model}", which it does not declare as a trained model`);
+        const options = { lr: update.lr, ...recipe.optim, gradClip: rl.gradClip, temperature: rl.temperature };
+        steps[u].push(await ctx.updates.step(model, optimizer, mb, update.terms, options));
+        stepSeconds[u] += (performance.now() - started) / 1000;
       }
-      const t1 = performance.now();
-      criticSeconds += (t1 - t0) / 1000;
-      if (!policyFrozen) {
-        policySteps.push(
-          await ctx.updates.policyStep(models.policy, models.policyOptimizer, mb, {
-            ...optimizer(rl.policyLr),
-            temperature: rl.temperature,
-            epsLow: rl.clipLow,
-            epsHigh: rl.clipHigh,
-            dualClip: rl.dualClip,
-            entropyCoef: rl.entropyCoef,
-            klCoef: rl.klCoef,
-            klEstimator: rl.klEstimator,
-            klInLoss: rl.klPlacement === 'loss',
-          }),
-        );
-      }
-      policySeconds += (performance.now() - t1) / 1000;
     }
   }
   const updateSeconds = clock.lap();
@@ -173,7 +153,6 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     Float32Array.from(rows.rolloutLogp, (x, i) => Math.abs(x - scores.oldLogp[i])),
     mask,
   );
-  const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
   const metrics: Partial<Record<MetricName, number>> = {
     'rollout/reward': mean(samples.map((s) => s.reward)),
     'rollout/success': mean(samples.map((s) => (isSuccess(s) ? 1 : 0))),
@@ -186,34 +165,41 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     'perf/score_s': scoreSeconds,
     'perf/advantage_s': advantageSeconds,
     'perf/update_s': updateSeconds,
-    'perf/policy_update_s': policySeconds,
-    ...(criticSteps.length > 0 ? { 'perf/critic_update_s': criticSeconds } : {}),
     'perf/tokens_per_s': actionTokens / Math.max(rolloutSeconds, 1e-9),
-    'perf/iteration_s': clock.total(),
   };
-  if (policySteps.length > 0) {
-    const trainTokens = rows.B * rows.T * rl.epochs;
-    Object.assign(metrics, {
-      'policy/loss': mean(policySteps.slice(-rl.minibatches).map((m) => m.loss)),
-      'policy/kl': mean(policySteps.map((m) => m.kl)),
-      'policy/entropy': mean(policySteps.map((m) => m.entropy)),
-      'policy/clip_frac': mean(policySteps.map((m) => m.clipFrac)),
-      'policy/dual_clip_frac': mean(policySteps.map((m) => m.dualClipFrac)),
-      'policy/approx_kl': mean(policySteps.map((m) => m.approxKl)),
-      'policy/grad_norm': mean(policySteps.map((m) => m.gradNorm)),
-      'policy/lr': rl.policyLr,
-      'perf/train_tokens_per_s': trainTokens / Math.max(updateSeconds, 1e-9),
-    });
+  for (const [u, update] of updates.entries()) {
+    Object.assign(metrics, meanOfSteps(steps[u], rl.minibatches));
+    const timing = UPDATE_SECONDS[update.model];
+    if (timing) metrics[timing] = stepSeconds[u];
+    if (update.model === 'policy') {
+      metrics['policy/lr'] = update.lr;
+      metrics['perf/train_tokens_per_s'] = (rows.B * rows.T * rl.epochs) / Math.max(updateSeconds, 1e-9);
+    }
   }
-  if (criticSteps.length > 0) {
-    Object.assign(metrics, {
-      'critic/value_loss': mean(criticSteps.map((m) => m.valueLoss)),
-      'critic/value_clip_frac': mean(criticSteps.map((m) => m.clipFrac)),
-      'critic/grad_norm': mean(criticSteps.map((m) => m.gradNorm)),
-    });
-  }
+  metrics['perf/iteration_s'] = clock.total();
   return { metrics, samples: samples.map((sample, b) => ({ sample, channels: channels(sample, b, rows, scores, advantages) })) };
 }
+
+/** Where a model's update time is logged. */
+const UPDATE_SECONDS: Partial<Record<string, MetricName>> = { policy: 'perf/policy_update_s', critic: 'perf/critic_update_s' };
+
+/**
+ * Losses report the last epoch (the loss the update ended at, one step per minibatch); every other
+ * step metric is the mean over all of the iteration's steps.
+ */
+const LAST_EPOCH_ONLY: ReadonlySet<MetricName> = new Set(['policy/loss']);
+
+function meanOfSteps(steps: readonly StepMetrics[], minibatches: number): StepMetrics {
+  const out: StepMetrics = {};
+  const names = new Set(steps.flatMap((s) => Object.keys(s) as MetricName[]));
+  for (const name of names) {
+    const over = LAST_EPOCH_ONLY.has(name) ? steps.slice(-minibatches) : steps;
+    out[name] = mean(over.map((s) => s[name] as number));
+  }
+  return out;
+}
+
+const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
 
 function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array, returns: Float32Array, scales: Float32Array, indices: number[]): Minibatch {
   const { T } = rows;
@@ -227,6 +213,7 @@ function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array,
     scales: gatherItems(scales, indices),
     advantages: gatherRows(advantages, T, indices),
     oldLogp: gatherRows(scores.oldLogp, T, indices),
+    rolloutLogp: gatherRows(rows.rolloutLogp, T, indices),
     refLogp: gatherRows(scores.refLogp, T, indices),
     returns: gatherRows(returns, T, indices),
     oldValues: gatherRows(values, T, indices),

@@ -1,10 +1,12 @@
 // Scoring a batch of rollouts before the update: log π_old and entropy under the policy, log π_ref
-// under the frozen reference, and V under the critic — one submit for the work and one for the
-// readback of every array (they are [B, T] floats: a few KB for the batches Horizon trains on).
+// under the frozen reference, and the scores the method asks for (V under the critic) — one submit
+// for the work and one for the readback of every array (they are [B, T] floats: a few KB for the
+// batches Horizon trains on).
 //
 // Shape legend:  B rows · T positions · N = B·T · V vocab
 
 import { type Gpu, recordClassifierForward, type Tensor } from '@horizon/kernels';
+import type { ScoreName } from '../algorithms/algorithm.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { TrainingRows } from './rows.ts';
 
@@ -12,9 +14,12 @@ export interface Scores {
   oldLogp: Float32Array; // [B, T] log π_old of every target
   entropy: Float32Array; // [B, T] entropy of π_old at every position
   refLogp: Float32Array; // [B, T] log π_ref of every target
-  /** [B, T] critic values; absent without a critic. */
+  /** [B, T] critic values; present when the method asks for the `values` score. */
   values?: Float32Array;
 }
+
+/** The declared model each optional score is read from. */
+const SCORED_BY: Record<ScoreName, string> = { values: 'critic' };
 
 interface ScoreTensors {
   inputs: Tensor; // [B, T] u32
@@ -37,25 +42,32 @@ export class Scorer {
     this.tensors.clear();
   }
 
-  async score(rows: TrainingRows, models: { policy: Gpt; reference: Gpt; critic?: Gpt }, temperature: number): Promise<Scores> {
+  async score(rows: TrainingRows, models: ReadonlyMap<string, Gpt>, extra: readonly ScoreName[], temperature: number): Promise<Scores> {
+    const named = (name: string): Gpt => {
+      const found = models.get(name);
+      if (!found) throw new RangeError(`scoring needs a model named "${name}", which the method does not declare`);
+      return found;
+    };
+    const policy = named('policy');
+    const critic = extra.includes('values') ? named(SCORED_BY.values) : undefined;
     const { gpu } = this;
     const { B, T } = rows;
     const N = B * T;
-    const V = models.policy.config.vocabSize;
+    const V = policy.config.vocabSize;
     const t = this.buffers(B, T);
     gpu.write(t.inputs, rows.inputs);
     gpu.write(t.targets, rows.targets);
     const rec = gpu.begin('score');
     for (const [model, logp, entropy] of [
-      [models.policy, t.logp, t.entropy],
-      [models.reference, t.refLogp, t.refEntropy],
+      [policy, t.logp, t.entropy],
+      [named('reference'), t.refLogp, t.refEntropy],
     ] as const) {
       const acts = model.activations(B, T);
       model.recordForward(rec, acts, t.inputs);
       recordClassifierForward(rec, gpu, { logits: acts.output, targets: t.targets, logp, entropy, lse: t.lse }, { N, V }, { temperature });
     }
-    const criticActs = models.critic?.activations(B, T);
-    if (models.critic && criticActs) models.critic.recordForward(rec, criticActs, t.inputs);
+    const criticActs = critic?.activations(B, T);
+    if (critic && criticActs) critic.recordForward(rec, criticActs, t.inputs);
     gpu.submit(rec);
     // One round trip for every array of the phase.
     const [oldLogp, entropy, refLogp, values] = (await gpu.readMany([

@@ -6,10 +6,12 @@
 // recipe's seed and the step or iteration number, so a run resumed from a checkpoint (weights,
 // optimizer moments, data cursors) continues exactly as the uninterrupted run on the same device.
 // A checkpoint can be taken in either phase: during SFT it holds the policy, the SFT optimizer and
-// the SFT step (extra.phase = "sft", step 0); during RL also the reference and the critic.
+// the SFT step (extra.phase = "sft", step 0); during RL every model the method declares (for PPO
+// the reference and the critic), by name.
 // A non-finite loss, gradient norm or reward stops the run (train/divergence.ts).
 
 import type { Gpu } from '@horizon/kernels';
+import type { ModelDeclaration } from '../algorithms/algorithm.ts';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import type { Checkpoint, ModelState } from '../checkpoint/checkpoint.ts';
 import type { Sample } from '../envs/sample.ts';
@@ -29,7 +31,7 @@ import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
 import { checkFiniteWeights, divergence } from './divergence.ts';
 import { evaluate } from './evaluate.ts';
 import { GpuSampler } from './gpu-sampler.ts';
-import { collectAndScore, type RlContext, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
+import { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
 import { Scorer } from './scoring.ts';
 import { SftStepper, sftBatch } from './sft.ts';
 import { UpdateSteps } from './update-steps.ts';
@@ -64,9 +66,11 @@ export class Trainer {
   readonly policy: Gpt;
   /** SFT's optimizer during the warm start; RL starts a fresh one (its moments belong to another objective and lr). */
   policyOptimizer: AdamW;
-  reference: Gpt | undefined;
-  critic: Gpt | undefined;
-  criticOptimizer: AdamW | undefined;
+  /** The method's models besides the policy, by declared name; empty until RL starts. */
+  readonly rlModels = new Map<string, Gpt>();
+  /** Optimizers of the trained ones among them. */
+  readonly rlOptimizers = new Map<string, AdamW>();
+  private rlStarted = false;
   /** RL iterations completed. */
   iteration = 0;
   /** SFT steps completed. */
@@ -97,8 +101,8 @@ export class Trainer {
 
   /** Releases every GPU buffer the run holds (models, optimizers, caches); the trainer is unusable after. */
   dispose(): void {
-    for (const model of [this.policy, this.reference, this.critic]) model?.destroy();
-    for (const optimizer of [this.policyOptimizer, this.criticOptimizer]) optimizer?.destroy();
+    for (const model of [this.policy, ...this.rlModels.values()]) model.destroy();
+    for (const optimizer of [this.policyOptimizer, ...this.rlOptimizers.values()]) optimizer.destroy();
     this.generator.destroy();
     this.scorer.destroy();
     this.updates.destroy();
@@ -113,9 +117,9 @@ export class Trainer {
     return this.secondsBefore + (performance.now() - this.start) / 1000;
   }
 
-  /** The phase of the next step: SFT until the warm start is done and the reference exists. */
+  /** The phase of the next step: SFT until the warm start is done and the method's models exist. */
   get phase(): 'sft' | 'rl' {
-    return this.reference ? 'rl' : 'sft';
+    return this.rlStarted ? 'rl' : 'sft';
   }
 
   /** Steps done over the whole run (metrics.jsonl's global_step of the latest row). */
@@ -133,7 +137,7 @@ export class Trainer {
   /** Runs whatever is left of the recipe: SFT, then RL, with evaluations and checkpoints. */
   async run(hooks: TrainerHooks = {}): Promise<void> {
     const { recipe } = this;
-    if (this.sftStep < recipe.sft.steps || !this.reference) {
+    if (this.sftStep < recipe.sft.steps || !this.rlStarted) {
       await this.runSft(hooks);
       if (hooks.shouldStop?.()) return;
       this.startRl();
@@ -142,8 +146,7 @@ export class Trainer {
     const total = recipe.rl.iterations;
     const ctx = this.rlContext();
     while (this.iteration < total && !hooks.shouldStop?.()) {
-      const frozen = this.iteration < recipe.rl.criticWarmupSteps && this.algorithm.usesCritic;
-      const result = await rlIteration(ctx, this.iteration, this.cursor, frozen);
+      const result = await rlIteration(ctx, this.iteration, this.cursor);
       this.iteration++;
       this.cursor += recipe.rl.promptsPerIteration;
       await this.emit(hooks, 'rl', this.iteration, result.metrics);
@@ -173,32 +176,55 @@ export class Trainer {
     }
   }
 
-  /** After SFT: a fresh policy optimizer, a frozen copy as the KL reference and, for PPO, the critic. */
+  /** After SFT: a fresh policy optimizer and every other model the method declares, each with its optimizer if trained. */
   private startRl(): void {
-    const { gpu, recipe } = this;
     this.sftStepper?.destroy();
     this.sftStepper = undefined;
     this.policyOptimizer.destroy();
     this.policyOptimizer = new AdamW(this.policy);
-    const configs = modelConfigs(recipe, this.tokenizer.vocabSize);
-    // A GPU-side copy: the reference is the policy as SFT left it.
-    this.reference = Gpt.fromWeights(gpu, configs.policy, new Float32Array(this.policy.layout.totalSize), 'reference');
-    gpu.run((rec) => rec.copy(this.policy.params, this.reference!.params));
-    if (!this.algorithm.usesCritic) return;
-    const criticLayout = parameterLayout(configs.critic);
-    const weights = initParameters(criticLayout, configs.critic.layers, mixSeed(recipe.seed, INIT.critic));
-    this.critic = Gpt.fromWeights(gpu, configs.critic, weights, 'critic');
-    if (recipe.model.critic.init === 'policy') {
-      // The trunk (everything but the heads) starts as the SFT policy's: same names, same shapes.
-      gpu.run((rec) => {
-        for (const entry of criticLayout.entries) {
-          const source = this.policy.layout.entries.find((e) => e.name === entry.name);
-          if (!source) continue;
-          rec.copyRange(this.policy.params, source.offset, this.critic!.params, entry.offset, entry.size);
-        }
-      });
+    for (const gpt of this.rlModels.values()) gpt.destroy();
+    for (const optimizer of this.rlOptimizers.values()) optimizer.destroy();
+    this.rlModels.clear();
+    this.rlOptimizers.clear();
+    for (const declared of this.algorithm.models) {
+      if (declared.role === 'policy') continue;
+      const model = this.buildModel(declared);
+      this.rlModels.set(declared.name, model);
+      if (declared.trained) this.rlOptimizers.set(declared.name, new AdamW(model));
     }
-    this.criticOptimizer = new AdamW(this.critic);
+    this.rlStarted = true;
+  }
+
+  /** A declared model as RL starts, by its role. */
+  private buildModel(declared: ModelDeclaration): Gpt {
+    const { gpu, recipe } = this;
+    const configs = modelConfigs(recipe, this.tokenizer.vocabSize);
+    switch (declared.role) {
+      case 'policy':
+        return this.policy;
+      case 'reference': {
+        // A GPU-side copy: the reference is the policy as SFT left it.
+        const reference = Gpt.fromWeights(gpu, configs.policy, new Float32Array(this.policy.layout.totalSize), declared.name);
+        gpu.run((rec) => rec.copy(this.policy.params, reference.params));
+        return reference;
+      }
+      case 'critic': {
+        const criticLayout = parameterLayout(configs.critic);
+        const weights = initParameters(criticLayout, configs.critic.layers, mixSeed(recipe.seed, INIT.critic));
+        const critic = Gpt.fromWeights(gpu, configs.critic, weights, declared.name);
+        if (recipe.model.critic.init === 'policy') {
+          // The trunk (everything but the heads) starts as the SFT policy's: same names, same shapes.
+          gpu.run((rec) => {
+            for (const entry of criticLayout.entries) {
+              const source = this.policy.layout.entries.find((e) => e.name === entry.name);
+              if (!source) continue;
+              rec.copyRange(this.policy.params, source.offset, critic.params, entry.offset, entry.size);
+            }
+          });
+        }
+        return critic;
+      }
+    }
   }
 
   private rlContext(): RlContext {
@@ -211,10 +237,8 @@ export class Trainer {
       codec: this.tokenizer,
       algorithm: this.algorithm,
       models: {
-        policy: this.policy,
-        policyOptimizer: this.policyOptimizer,
-        reference: this.reference!,
-        ...(this.critic && this.criticOptimizer ? { critic: this.critic, criticOptimizer: this.criticOptimizer } : {}),
+        byName: new Map([['policy', this.policy], ...this.rlModels]) as RlModels['byName'],
+        optimizers: new Map([['policy', this.policyOptimizer], ...this.rlOptimizers]),
       },
       sampler,
       scorer: this.scorer,
@@ -228,7 +252,7 @@ export class Trainer {
    * updating anything: rollouts with per-token log-probs, values and advantages (`horizon sample`).
    */
   async sampleBatch(): Promise<ScoredRollouts> {
-    if (!this.reference)
+    if (!this.rlStarted)
       throw new InputError(
         'checkpoint',
         `this checkpoint was taken during SFT (after step ${this.sftStep}), before RL has a reference policy to score against; resume the run past SFT and sample a later checkpoint.`,
@@ -271,12 +295,12 @@ export class Trainer {
       checkFiniteWeights(gpt.label, params, phase, step);
       return { config: gpt.config, params, ...(optimizer ? { adam: await optimizer.saveState() } : {}) };
     };
+    const models: Checkpoint['models'] = { policy: await model(this.policy, this.policyOptimizer) };
+    for (const [name, gpt] of this.rlModels) models[name] = await model(gpt, this.rlOptimizers.get(name));
     return {
       step: this.iteration,
       recipe: this.recipe,
-      policy: await model(this.policy, this.policyOptimizer),
-      ...(this.critic ? { critic: await model(this.critic, this.criticOptimizer) } : {}),
-      ...(this.reference ? { reference: await model(this.reference) } : {}),
+      models,
       // Every generator is re-derived from (seed, iteration): nothing else to save.
       rng: {},
       dataCursor: { train: this.cursor, sft: this.sftStep * this.recipe.sft.batchSize },
@@ -287,27 +311,41 @@ export class Trainer {
   /** Continues from `ckpt` (taken by `checkpoint()` of a run with the same recipe), in its phase. */
   restore(ckpt: Checkpoint): void {
     this.secondsBefore = Number(ckpt.extra.elapsedSeconds ?? 0);
-    if (!ckpt.reference) {
+    const policy = ckpt.models.policy;
+    if (checkpointPhase(ckpt) === 'sft') {
       // An SFT-phase checkpoint: the policy and the SFT optimizer mid warm start.
-      if (!ckpt.policy.adam) throw new RangeError('this checkpoint has neither a reference policy nor the SFT optimizer state');
+      if (!policy.adam) throw new RangeError('this SFT checkpoint has no SFT optimizer state');
       this.sftStep = Number(ckpt.extra.sftSteps ?? 0);
-      this.policy.writeParameters(ckpt.policy.params);
-      this.policyOptimizer.loadState(ckpt.policy.adam);
+      this.policy.writeParameters(policy.params);
+      this.policyOptimizer.loadState(policy.adam);
       return;
     }
     this.sftStep = Number(ckpt.extra.sftSteps ?? this.recipe.sft.steps);
     this.iteration = ckpt.step;
     this.cursor = ckpt.dataCursor.train ?? 0;
-    this.policy.writeParameters(ckpt.policy.params);
+    this.policy.writeParameters(policy.params);
     this.startRl();
-    if (ckpt.policy.adam) this.policyOptimizer.loadState(ckpt.policy.adam);
-    this.reference!.writeParameters(ckpt.reference.params);
-    if (this.critic && this.criticOptimizer) {
-      if (!ckpt.critic?.adam) throw new RangeError(`this checkpoint has no critic, but ${this.recipe.rl.algorithm} trains one`);
-      this.critic.writeParameters(ckpt.critic.params);
-      this.criticOptimizer.loadState(ckpt.critic.adam);
+    if (policy.adam) this.policyOptimizer.loadState(policy.adam);
+    for (const [name, model] of this.rlModels) {
+      const saved = ckpt.models[name];
+      if (!saved) throw new RangeError(`this checkpoint has no ${name} model, but ${this.recipe.rl.algorithm} needs one`);
+      model.writeParameters(saved.params);
+      const optimizer = this.rlOptimizers.get(name);
+      if (!optimizer) continue;
+      if (!saved.adam) throw new RangeError(`this checkpoint has no optimizer state for ${name}, but ${this.recipe.rl.algorithm} trains it`);
+      optimizer.loadState(saved.adam);
     }
   }
+}
+
+/**
+ * The phase a checkpoint was taken in. An RL checkpoint holds more models than the policy; the
+ * trainer also records the phase, which is read first.
+ */
+export function checkpointPhase(ckpt: Checkpoint): 'sft' | 'rl' {
+  const phase = ckpt.extra.phase;
+  if (phase === 'sft' || phase === 'rl') return phase;
+  return Object.keys(ckpt.models).length > 1 ? 'rl' : 'sft';
 }
 
 /** Rollouts per RL iteration written to samples.jsonl. */

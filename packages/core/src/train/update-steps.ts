@@ -1,18 +1,20 @@
-// One optimizer step of the policy and of the critic on a minibatch of rows, each recorded into a
-// single command encoder and followed by one small metrics readback.
+// One optimizer step of a model on a minibatch of rows, recorded into a single command encoder and
+// followed by one small metrics readback. The step records exactly the loss terms it is given
+// (algorithms/algorithm.ts `LossTerm`): a term absent from the list costs nothing and logs nothing.
 //
 // Shape legend:  B rows · T positions · N = B·T · V vocab
 //
-// Policy: forward → log-probs and entropy (classifier, temperature τ) → policy loss writes
-// dL/dlogp → optional KL-in-loss adds β·dk/dlogp → entropy bonus enters as dL/dH = −c_H·m·scale →
-// classifier backward → model backward → grad-norm + AdamW. Every term shares the batch-wide
-// aggregation scales (rl/aggregate/scales.ts), so a minibatch's loss is its share of the batch loss.
-// Critic: forward → clipped value loss writes dL/dV → backward → grad-norm + AdamW.
+// Language-model head (the policy): forward → log-probs and entropy (classifier, temperature τ) →
+// the surrogate term (PPO clip or DIS) writes dL/dlogp → a KL term adds β·dk/dlogp → an entropy term
+// enters as dL/dH = −c_H·m·scale → classifier backward → model backward → grad-norm + AdamW. The KL
+// to the reference, the approximate KL to π_old and the entropy are measured on every such step.
+// Value head (a critic): forward → clipped value loss writes dL/dV → backward → grad-norm + AdamW.
+// Every term shares the batch-wide aggregation scales (rl/aggregate/scales.ts), so a minibatch's
+// loss is its share of the batch loss.
 
 import {
   type Gpu,
   KL_METRICS,
-  type KlEstimator,
   partialsSize,
   policyLossMetricCount,
   recordAggregate,
@@ -24,6 +26,8 @@ import {
   type Tensor,
   VALUE_LOSS_METRICS,
 } from '@horizon/kernels';
+import type { LossTerm } from '../algorithms/algorithm.ts';
+import type { MetricName } from '../metrics/glossary.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { AdamW, OptimizerOptions } from '../model/optimizer.ts';
 
@@ -37,40 +41,19 @@ export interface Minibatch {
   scales: Float32Array; // [B] batch-wide aggregation scales
   advantages: Float32Array; // [B, T]
   oldLogp: Float32Array; // [B, T] log π_old at scoring time
+  rolloutLogp: Float32Array; // [B, T] log π_roll recorded by the sampler
   refLogp: Float32Array; // [B, T] log π_ref
   returns: Float32Array; // [B, T] critic targets
   oldValues: Float32Array; // [B, T] critic values at scoring time
 }
 
-export interface PolicyStepOptions extends OptimizerOptions {
+export interface StepOptions extends OptimizerOptions {
+  /** The sampling temperature τ, at which a language-model head's log-probs are taken. */
   temperature: number;
-  epsLow: number;
-  epsHigh: number;
-  dualClip: number;
-  entropyCoef: number;
-  klCoef: number;
-  klEstimator: KlEstimator;
-  /** Add β·KL to the loss (GRPO); otherwise KL is only measured here. */
-  klInLoss: boolean;
 }
 
-export interface PolicyStepMetrics {
-  loss: number;
-  clipFrac: number;
-  dualClipFrac: number;
-  kl: number;
-  approxKl: number;
-  entropy: number;
-  tokens: number;
-  gradNorm: number;
-}
-
-export interface CriticStepMetrics {
-  valueLoss: number;
-  clipFrac: number;
-  tokens: number;
-  gradNorm: number;
-}
+/** One step's metrics, by glossary name. */
+export type StepMetrics = Partial<Record<MetricName, number>>;
 
 /** Where the grad norm lands in the metrics tensor: a view offset must be a multiple of 64 elements. */
 const GRAD_NORM_SLOT = 64;
@@ -83,6 +66,7 @@ class StepTensors {
   readonly scales: Tensor;
   readonly advantages: Tensor;
   readonly oldLogp: Tensor;
+  readonly rolloutLogp: Tensor;
   readonly refLogp: Tensor;
   readonly returns: Tensor;
   readonly oldValues: Tensor;
@@ -108,6 +92,7 @@ class StepTensors {
     this.scales = f([B], 'scales');
     this.advantages = f([B, T], 'advantages');
     this.oldLogp = f([B, T], 'oldLogp');
+    this.rolloutLogp = f([B, T], 'rolloutLogp');
     this.refLogp = f([B, T], 'refLogp');
     this.returns = f([B, T], 'returns');
     this.oldValues = f([B, T], 'oldValues');
@@ -156,27 +141,38 @@ export class UpdateSteps {
     gpu.write(t.scales, mb.scales);
     gpu.write(t.advantages, mb.advantages);
     gpu.write(t.oldLogp, mb.oldLogp);
+    gpu.write(t.rolloutLogp, mb.rolloutLogp);
     gpu.write(t.refLogp, mb.refLogp);
     gpu.write(t.returns, mb.returns);
     gpu.write(t.oldValues, mb.oldValues);
   }
 
-  /** One policy optimizer step on `mb`. */
-  async policyStep(model: Gpt, optimizer: AdamW, mb: Minibatch, o: PolicyStepOptions): Promise<PolicyStepMetrics> {
+  /** One optimizer step of `model` on `mb`, training it on `terms` (a value head takes only a value term). */
+  step(model: Gpt, optimizer: AdamW, mb: Minibatch, terms: readonly LossTerm[], o: StepOptions): Promise<StepMetrics> {
+    return model.config.head === 'value' ? this.valueStep(model, optimizer, mb, terms, o) : this.policyStep(model, optimizer, mb, terms, o);
+  }
+
+  private async policyStep(model: Gpt, optimizer: AdamW, mb: Minibatch, terms: readonly LossTerm[], o: StepOptions): Promise<StepMetrics> {
     const { gpu } = this;
     const { B, T } = mb;
     const N = B * T;
     const V = model.config.vocabSize;
+    const surrogate = only(terms, 'ppo-clip', 'dis');
+    const kl = only(terms, 'kl');
+    const entropy = only(terms, 'entropy');
+    if (only(terms, 'value')) throw new RangeError(`a value term trains a value head; ${model.label} has a language-model head`);
     const t = this.buffers(B, T);
     this.upload(t, mb);
-    if (o.entropyCoef > 0)
+    if (entropy) {
       gpu.write(
         t.dentropy,
-        Float32Array.from(mb.mask, (m, i) => -o.entropyCoef * m * mb.scales[Math.floor(i / T)]),
+        Float32Array.from(mb.mask, (m, i) => -entropy.coef * m * mb.scales[Math.floor(i / T)]),
       );
+    }
     const dlogits = this.dlogitsFor(N, V);
     const acts = model.activations(B, T);
-    const pgTerms = policyLossMetricCount('ppo'); // loss, low, high, dual, tokens
+    // Metric slots: the surrogate's [loss, low, high, (dual,) tokens], then KL, approx KL, entropy.
+    const pgTerms = surrogate ? policyLossMetricCount(surrogate.kind === 'ppo-clip' ? 'ppo' : 'dis') : 0;
     const at = { kl: pgTerms, approxKl: pgTerms + KL_METRICS, entropy: pgTerms + 2 * KL_METRICS };
     const rec = gpu.begin('policy-step');
     model.recordZeroGrad(rec);
@@ -189,31 +185,29 @@ export class UpdateSteps {
       { temperature: o.temperature },
     );
     const lossTensors = { mask: t.mask, scales: t.scales, loss: t.perToken, partials: t.partials, metrics: t.metrics };
-    recordPolicyLoss(
-      rec,
-      gpu,
-      { ...lossTensors, grad: t.dlogp, logp: t.logp, oldLogp: t.oldLogp, advantages: t.advantages },
-      {
-        kind: 'ppo',
-        epsLow: o.epsLow,
-        epsHigh: o.epsHigh,
-        dualClip: o.dualClip,
-        B,
-        T,
-        metricsOffset: 0,
-      },
-    );
-    // KL to the reference: added to the gradient when it is part of the loss, measured either way.
+    // The surrogate writes dL/dlogp; without one, the KL term writes it (or it stays zero).
+    if (!surrogate && !kl) rec.clear(t.dlogp);
+    if (surrogate) {
+      recordPolicyLoss(
+        rec,
+        gpu,
+        { ...lossTensors, grad: t.dlogp, logp: t.logp, oldLogp: surrogate.kind === 'dis' ? t.rolloutLogp : t.oldLogp, advantages: t.advantages },
+        surrogate.kind === 'ppo-clip'
+          ? { kind: 'ppo', epsLow: surrogate.epsLow, epsHigh: surrogate.epsHigh, dualClip: surrogate.dualClip, B, T, metricsOffset: 0 }
+          : { kind: 'dis', epsLow: surrogate.epsLow, epsHigh: surrogate.epsHigh, B, T, metricsOffset: 0 },
+      );
+    }
+    // KL to the reference: added to the gradient when it is a term, measured either way (policy/kl).
     recordKl(
       rec,
       gpu,
-      { ...lossTensors, grad: o.klInLoss ? t.dlogp : t.scratchGrad, logp: t.logp, refLogp: t.refLogp },
+      { ...lossTensors, grad: kl ? t.dlogp : t.scratchGrad, logp: t.logp, refLogp: t.refLogp },
       {
         B,
         T,
-        estimator: o.klEstimator,
-        coef: o.klInLoss ? o.klCoef : 0,
-        accumulate: o.klInLoss,
+        estimator: kl ? kl.estimator : 'k1',
+        coef: kl ? kl.coef : 0,
+        accumulate: kl !== undefined && surrogate !== undefined,
         metricsOffset: at.kl,
       },
     );
@@ -225,7 +219,7 @@ export class UpdateSteps {
       { B, T, estimator: 'k3', coef: 0, metricsOffset: at.approxKl },
     );
     recordAggregate(rec, gpu, { values: t.entropy, mask: t.mask, scales: t.scales, partials: t.partials, out: t.metrics }, { B, T, offset: at.entropy });
-    const entropyTerm = o.entropyCoef > 0 ? { entropy: t.entropy, dentropy: t.dentropy } : {};
+    const entropyTerm = entropy ? { entropy: t.entropy, dentropy: t.dentropy } : {};
     recordClassifierBackward(
       rec,
       gpu,
@@ -238,21 +232,27 @@ export class UpdateSteps {
     rec.copy(optimizer.clip, t.gradNorm, 2);
     gpu.submit(rec);
     const m = await gpu.read(t.metrics);
-    const tokens = m[pgTerms - 1];
-    return {
-      loss: m[0],
-      clipFrac: tokens > 0 ? (m[1] + m[2]) / tokens : 0,
-      dualClipFrac: tokens > 0 ? m[3] / tokens : 0,
-      kl: m[at.kl],
-      approxKl: m[at.approxKl],
-      entropy: m[at.entropy],
-      tokens,
-      gradNorm: m[GRAD_NORM_SLOT],
+    const metrics: StepMetrics = {
+      'policy/kl': m[at.kl],
+      'policy/approx_kl': m[at.approxKl],
+      'policy/entropy': m[at.entropy],
+      'policy/grad_norm': m[GRAD_NORM_SLOT],
     };
+    if (surrogate) {
+      const tokens = m[pgTerms - 1];
+      metrics['policy/loss'] = m[0];
+      metrics['policy/clip_frac'] = tokens > 0 ? (m[1] + m[2]) / tokens : 0;
+      if (surrogate.kind === 'ppo-clip') metrics['policy/dual_clip_frac'] = tokens > 0 ? m[3] / tokens : 0;
+    }
+    return metrics;
   }
 
-  /** One critic optimizer step on `mb` (clipped value loss against `mb.returns`). */
-  async criticStep(critic: Gpt, optimizer: AdamW, mb: Minibatch, o: OptimizerOptions & { valueClip: number }): Promise<CriticStepMetrics> {
+  /** A value-head step: the clipped value loss against `mb.returns`, the only term a critic takes. */
+  private async valueStep(critic: Gpt, optimizer: AdamW, mb: Minibatch, terms: readonly LossTerm[], o: StepOptions): Promise<StepMetrics> {
+    const value = only(terms, 'value');
+    const other = terms.find((term) => term.kind !== 'value');
+    if (!value || other)
+      throw new RangeError(`${critic.label} has a value head, which trains on one value term only, got [${terms.map((term) => term.kind).join(', ')}]`);
     const { gpu } = this;
     const { B, T } = mb;
     const t = this.buffers(B, T);
@@ -275,7 +275,7 @@ export class UpdateSteps {
         oldValues: t.oldValues,
         returns: t.returns,
       },
-      { B, T, clip: o.valueClip > 0 ? o.valueClip : undefined, metricsOffset: 0 },
+      { B, T, clip: value.clip > 0 ? value.clip : undefined, metricsOffset: 0 },
     );
     critic.recordBackward(rec, acts, t.inputs, t.dlogp);
     optimizer.recordStep(rec, o);
@@ -283,7 +283,7 @@ export class UpdateSteps {
     gpu.submit(rec);
     const m = await gpu.read(t.metrics);
     const tokens = m[VALUE_LOSS_METRICS - 1];
-    return { valueLoss: m[0], clipFrac: tokens > 0 ? m[1] / tokens : 0, tokens, gradNorm: m[GRAD_NORM_SLOT] };
+    return { 'critic/value_loss': m[0], 'critic/value_clip_frac': tokens > 0 ? m[1] / tokens : 0, 'critic/grad_norm': m[GRAD_NORM_SLOT] };
   }
 
   private dlogitsFor(N: number, V: number): Tensor {
@@ -295,4 +295,11 @@ export class UpdateSteps {
     }
     return t;
   }
+}
+
+/** The one term of these kinds in `terms`, if any; two of them would be ambiguous. */
+function only<K extends LossTerm['kind']>(terms: readonly LossTerm[], ...kinds: K[]): Extract<LossTerm, { kind: K }> | undefined {
+  const found = terms.filter((term): term is Extract<LossTerm, { kind: K }> => (kinds as string[]).includes(term.kind));
+  if (found.length > 1) throw new RangeError(`a step takes at most one ${kinds.join(' or ')} term, got ${found.length}`);
+  return found[0];
 }

@@ -5,7 +5,7 @@
 //
 // Shape legend: B batch · T positions (= contextLength) · D width · V vocabulary
 
-import { AdamW, Generator, Gpt, type Minibatch, SftStepper, UpdateSteps } from '@horizon/core';
+import { AdamW, Generator, Gpt, type LossTerm, type Minibatch, SftStepper, UpdateSteps } from '@horizon/core';
 import { type Gpu, recordAttentionBackward, recordAttentionForward, SeededRandom } from '@horizon/kernels';
 import type { BenchModelShape } from './shapes.ts';
 import { type TimingOptions, timeGpu, timeRuns } from './timing.ts';
@@ -77,23 +77,18 @@ export async function ppoStepCost(gpu: Gpu, shape: BenchModelShape, timing: Timi
     advantages: normal(),
     oldLogp: Float32Array.from({ length: B * T }, () => -Math.log(shape.model.vocabSize)),
     refLogp: Float32Array.from({ length: B * T }, () => -Math.log(shape.model.vocabSize)),
+    rolloutLogp: Float32Array.from({ length: B * T }, () => -Math.log(shape.model.vocabSize)),
     returns: normal(),
     oldValues: normal(),
   };
-  const policyOptions = {
-    ...OPTIMIZER,
-    temperature: 1,
-    epsLow: 0.2,
-    epsHigh: 0.2,
-    dualClip: 0,
-    entropyCoef: 0.01,
-    klCoef: 0,
-    klEstimator: 'k1' as const,
-    klInLoss: false,
-  };
+  const options = { ...OPTIMIZER, temperature: 1 };
+  const policyTerms: LossTerm[] = [
+    { kind: 'ppo-clip', epsLow: 0.2, epsHigh: 0.2, dualClip: 0 },
+    { kind: 'entropy', coef: 0.01 },
+  ];
   const run = async () => {
-    await steps.policyStep(policy, policyOptimizer, mb, policyOptions);
-    await steps.criticStep(critic, criticOptimizer, mb, { ...OPTIMIZER, valueClip: 0.2 });
+    await steps.step(policy, policyOptimizer, mb, policyTerms, options);
+    await steps.step(critic, criticOptimizer, mb, [{ kind: 'value', clip: 0.2 }], options);
   };
   const timed = await timeRuns(run, timing);
   return { ms: timed.medianMs, ...(await countWork(gpu, run)) };

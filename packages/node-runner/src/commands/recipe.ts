@@ -21,7 +21,8 @@ export const recipe: Command = {
       out(recipeFieldsHelp());
       out('');
       out('presets:');
-      for (const name of PRESET_NAMES) out(`  ${name.padEnd(10)}${PRESETS[name].doc}`);
+      const width = Math.max(...PRESET_NAMES.map((name) => name.length)) + 2;
+      for (const name of PRESET_NAMES) out(`  ${name.padEnd(width)}${PRESETS[name].doc}`);
       return EXIT.ok;
     }
     try {

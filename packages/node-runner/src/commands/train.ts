@@ -16,6 +16,7 @@
 import { rm, rmdir } from 'node:fs/promises';
 import {
   type Checkpoint,
+  checkpointPhase,
   checkResumeRecipe,
   encodeCheckpoint,
   formatRecipeTable,
@@ -269,7 +270,7 @@ async function removeCreated(paths: RunPaths, lock: RunLock | undefined): Promis
 
 function keptOf(ckpt: Checkpoint): Kept {
   const sftSteps = Number(ckpt.extra.sftSteps ?? ckpt.recipe.sft.steps);
-  const phase = ckpt.reference ? 'rl' : 'sft';
+  const phase = checkpointPhase(ckpt);
   return { phase, step: ckpt.step, sftSteps, globalStep: sftSteps + ckpt.step };
 }
 
@@ -297,7 +298,7 @@ async function checkResume(
       ? (await loadRecipe({ recipe: recipeFlag, sets })).recipe
       : resolveRecipe({ file: { name: where, text: JSON.stringify(saved) }, sets }).recipe;
   checkResumeRecipe(saved, recipe, where);
-  if (checkpoint?.reference && checkpoint.step >= recipe.rl.iterations) {
+  if (checkpoint && checkpointPhase(checkpoint) === 'rl' && checkpoint.step >= recipe.rl.iterations) {
     const done = checkpoint.step;
     throw new InputError(
       'run',

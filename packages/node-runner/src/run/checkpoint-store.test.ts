@@ -34,7 +34,7 @@ function checkpoint(step: number): Checkpoint {
   return {
     step,
     recipe,
-    policy: { config, params, adam: { step, m: params.map((x) => x / 2), v: params.map((x) => x * x) } },
+    models: { policy: { config, params, adam: { step, m: params.map((x) => x / 2), v: params.map((x) => x * x) } } },
     rng: { sampler: [step, 7] },
     dataCursor: { train: step * 8 },
     extra: {},
