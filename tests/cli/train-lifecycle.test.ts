@@ -9,6 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPEAT_MS } from '../../packages/node-runner/src/run/signals.ts';
 import { difference, fingerprint, metricsRows, NODE_TSX, newRun, signalGroup, startTrain, waitForRow } from '../../tools/reliability/kill-resume.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -134,7 +135,7 @@ describe('horizon train: the run lifecycle', () => {
     const { child, done } = startTrain(newRun(dir));
     await waitForRow(dir, (r) => r.phase === 'rl' && (r.step as number) >= 3, done);
     signalGroup(child, 'SIGINT');
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, REPEAT_MS + 50)); // a person's second Ctrl-C, not a relayed repeat
     signalGroup(child, 'SIGINT');
     const stopped = await done;
     expect(stopped.code).toBe(130);

@@ -252,7 +252,10 @@ export const train: Command = {
       throw error;
     } finally {
       for (const bar of Object.values(bars)) bar?.stop();
-      signals?.dispose();
+      // After a stop by signal the handlers stay until the process exits: a second Ctrl-C during the
+      // shutdown (closing logs, releasing the GPU) still says what was kept and exits 130, where the
+      // default action would kill the process with no exit code (seen in the clean room).
+      if (!signals?.requested) signals?.dispose();
       await logger?.close().catch(() => undefined);
       await samples?.close().catch(() => undefined);
       gpu?.destroyDevice();
