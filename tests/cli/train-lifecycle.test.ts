@@ -96,7 +96,11 @@ describe('horizon train: the run lifecycle', () => {
     const lock = JSON.parse(readFileSync(join(dir, 'lock'), 'utf8'));
     expect(lock.host).toBe(hostname());
     const before = readFileSync(join(dir, 'checkpoints', 'step-2', 'state.json'));
+    // Paused, so the run is still there however long the second process takes to start (on a busy
+    // machine it used to finish its last iterations first, and the second resume found nothing to do).
+    signalGroup(child, 'SIGSTOP');
     const second = horizon(['--resume', dir]);
+    signalGroup(child, 'SIGCONT');
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/is in use by another `horizon train` \(pid \d+, since .*\); wait for it to finish or stop it/);
     oneSentence(second.stderr);
