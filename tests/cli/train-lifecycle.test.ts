@@ -138,9 +138,19 @@ describe('horizon train: the run lifecycle', () => {
     const dir = join(scratch, 'twice');
     const { child, done } = startTrain(newRun(dir));
     await waitForRow(dir, (r) => r.phase === 'rl' && (r.step as number) >= 3, done);
+    const firstHandled = new Promise<void>((resolve) =>
+      child.stderr?.on('data', (d) => {
+        if (String(d).includes('SIGINT: stopping after this step')) resolve();
+      }),
+    );
     signalGroup(child, 'SIGINT');
-    await new Promise((r) => setTimeout(r, REPEAT_MS + 50)); // a person's second Ctrl-C, not a relayed repeat
+    await firstHandled;
+    // Paused while a person waits before the second Ctrl-C (more than REPEAT_MS, so not a relayed
+    // repeat): on a fast or a busy machine alike, the first stop cannot finish in between.
+    signalGroup(child, 'SIGSTOP');
+    await new Promise((r) => setTimeout(r, REPEAT_MS + 50));
     signalGroup(child, 'SIGINT');
+    signalGroup(child, 'SIGCONT');
     const stopped = await done;
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toMatch(/SIGINT again: stopped at once; the newest checkpoint is .*step-\d+ .*; rows logged after it are dropped on resume/);
