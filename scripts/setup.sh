@@ -52,13 +52,7 @@ fi
 
 # The loader is the piece a machine can lack while everything else looks installed: say so in
 # seconds, before the dependencies are fetched.
-vulkan_loader_found() {
-  local ldconfig
-  ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
-  [ -x "$ldconfig" ] || return 0 # cannot tell here; the device check below still will
-  "$ldconfig" -p 2>/dev/null | grep -q 'libvulkan\.so\.1'
-}
-if [ "$(uname -s)" = Linux ] && ! vulkan_loader_found; then
+if [ "$(uname -s)" = Linux ] && ! bash scripts/has-vulkan-loader.sh; then
   echo "setup.sh: the system Vulkan loader libvulkan.so.1 is missing, and WebGPU in Node (Dawn) cannot start without it; install it (Debian/Ubuntu: sudo apt-get install -y libvulkan1; Fedora: sudo dnf install vulkan-loader) and rerun." >&2
   exit 1
 fi
