@@ -3,6 +3,7 @@
 // builds its controls and tooltips from them.
 
 import { z } from 'zod';
+import { methodsReading } from './method-fields.ts';
 import { RecipeSchema } from './schema.ts';
 
 export type FieldType = 'integer' | 'number' | 'boolean' | 'string' | 'enum';
@@ -96,9 +97,13 @@ export function formatFieldValue(value: unknown): string {
   return String(value);
 }
 
-/** Help text: one line per field, "path  default  doc", aligned. */
+/** Help text: one line per field, "path  default  doc", aligned; a field only some methods read ends "[read by ppo]". */
 export function recipeFieldsHelp(): string {
   const width = Math.max(...fields.map((f) => f.path.length)) + 2;
   const defWidth = Math.max(...fields.map((f) => formatFieldValue(f.default).length)) + 2;
-  return fields.map((f) => `  ${f.path.padEnd(width)}${formatFieldValue(f.default).padEnd(defWidth)}${f.doc}`).join('\n');
+  const readers = (path: string) => {
+    const methods = methodsReading(path);
+    return methods ? ` [read by ${methods.join(', ')}]` : '';
+  };
+  return fields.map((f) => `  ${f.path.padEnd(width)}${formatFieldValue(f.default).padEnd(defWidth)}${f.doc}${readers(f.path)}`).join('\n');
 }

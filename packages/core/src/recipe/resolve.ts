@@ -8,6 +8,7 @@ import { echo, InputError, jsonDepthExceeds, showValue } from '../errors.ts';
 import { closestMatch as closestWord, didYouMean as didYouMeanWord } from '../util/suggest.ts';
 import { type FieldIssue, recipeChecks } from './checks.ts';
 import { describeRange, RECIPE_FIELDS, RECIPE_SECTIONS, recipeField } from './fields.ts';
+import { methodFieldIssues } from './method-field-check.ts';
 import { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, type PresetName } from './presets.ts';
 import { type Recipe, RecipeSchema } from './schema.ts';
 
@@ -38,8 +39,12 @@ export interface ResolvedRecipe {
 export interface RecipeRequest {
   /** A preset name; ignored when `file` is given (the file may name its base with "extends"). */
   preset?: string;
-  /** A recipe file's name (for messages) and JSON text. */
-  file?: { name: string; text: string };
+  /**
+   * A recipe file's name (for messages) and JSON text. `savedByRun`: the recipe a run saved when it
+   * started (a resume), whose fields were checked then; its fields of other methods (inherited from
+   * a preset of another method) are not judged again.
+   */
+  file?: { name: string; text: string; savedByRun?: boolean };
   /** `--set key=value` options, in order. */
   sets?: readonly string[];
 }
@@ -233,7 +238,11 @@ export function resolveRecipe(request: RecipeRequest = {}): ResolvedRecipe {
     put(node, keys[keys.length - 1], value);
     mergeInto(tree, leaf, '--set', sources);
   }
-  return { recipe: validateRecipe(tree, sources), sources };
+  const recipe = validateRecipe(tree, sources);
+  const savedFile = request.file?.savedByRun ? `file ${request.file.name}` : undefined;
+  const foreign = methodFieldIssues(recipe, sources, (source) => source === savedFile).map((i) => ({ ...i, source: sources[i.path] }));
+  if (foreign.length > 0) fail(foreign);
+  return { recipe, sources };
 }
 
 /** The default preset, resolved. */
