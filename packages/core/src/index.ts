@@ -162,6 +162,8 @@ export {
   recipeFieldsHelp,
 } from './recipe/fields.ts';
 export { checkRecipeFitsDevice, type FitLimits, type FitOptions, MAX_CHECKPOINT_FILE_BYTES, type RecipeFootprint, recipeVocabSize } from './recipe/fits.ts';
+export { methodFieldIssues } from './recipe/method-field-check.ts';
+export { METHOD_FIELDS, methodFieldsSummary, methodsReading } from './recipe/method-fields.ts';
 export { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, type Preset, type PresetName } from './recipe/presets.ts';
 export {
   defaultRecipe,
@@ -199,6 +201,8 @@ export {
 export { checkFiniteWeights, DivergedError, divergence, isDivergedError } from './train/divergence.ts';
 export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
 export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
+export { type LabelledExample, labelledBatch, labelledFileOf, parseLabelledFile } from './train/labelled-examples.ts';
+export { type MismatchedRows, mismatchedRows } from './train/mismatched-rows.ts';
 export { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM, shuffled } from './train/rl-iteration.ts';
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';

@@ -26,8 +26,12 @@ export interface ModelDeclaration {
   trained: boolean;
 }
 
-/** Per-token arrays a method adds to a scored batch beyond log π_old, its entropy and log π_ref. */
-export type ScoreName = 'values';
+/**
+ * Per-token arrays a method adds to a scored batch beyond log π_old, its entropy and log π_ref:
+ * `values` (the critic's V), `mismatched` (log π_old and log π_ref of row b's prompt followed by row
+ * b+1's completion: KTO's reference point, train/mismatched-rows.ts).
+ */
+export type ScoreName = 'values' | 'mismatched';
 
 /**
  * One term of a model's loss. Each shares the batch-wide aggregation scales; the update step records
@@ -44,7 +48,12 @@ export type LossTerm =
   /** Entropy bonus −c_H·H. */
   | { kind: 'entropy'; coef: number }
   /** Clipped value loss of a value-head model against the critic targets (clip 0 = off). */
-  | { kind: 'value'; clip: number };
+  | { kind: 'value'; clip: number }
+  /**
+   * KTO (TRL's loss, docs/algorithms/kto.md): each row's label is the sign of its advantages (> 0
+   * desirable), its reference point z0 comes from the `mismatched` score; mean over the minibatch's rows.
+   */
+  | { kind: 'kto'; beta: number; desirableWeight: number; undesirableWeight: number };
 
 /** The optimizer steps one model takes on every minibatch of an iteration. */
 export interface ModelUpdate {

@@ -56,11 +56,16 @@ export const METRICS = {
   },
   'rollout/advantage_mean': { unit: 'value', doc: 'mean advantage over action tokens, before whitening' },
   'rollout/advantage_std': { unit: 'value', doc: 'standard deviation of advantages over action tokens, before whitening' },
+  'rollout/desirable_frac': { unit: 'fraction', doc: 'KTO: fraction of the batch’s completions labelled desirable (verifier reward > 0, or the file’s label)' },
   'rollout/kl_penalty': { unit: 'nats', doc: 'mean per-rollout sum of β·KL placed in the reward (KL-in-reward only)' },
   'policy/loss': {
     unit: 'loss',
-    doc: 'policy loss: clipped surrogate − c_H·entropy (+ β·KL in loss), aggregated as the recipe says, last epoch mean',
+    doc: 'policy loss: clipped surrogate − c_H·entropy (+ β·KL in loss), aggregated as the recipe says (KTO: its loss, a mean over rows), last epoch mean',
     divergence: true,
+  },
+  'policy/kto_z0': {
+    unit: 'nats',
+    doc: 'KTO reference point z0 = max(0, mean over rows of Σ(ℓ − ℓ_ref) on mismatched prompt/completion pairs), detached; mean over steps',
   },
   'policy/kl': {
     unit: 'nats/token',

@@ -40,11 +40,21 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
         if (critic[key] !== policy[key])
           add(`model.critic.${key}`, `must be 0 or equal model.policy.${key} (${policy[key]}) when model.critic.init is "policy", got ${critic[key]}`);
   }
-  if (!declaresRole(r, 'critic') && r.rl.groupSize < 2)
+  // KTO labels each completion on its own: no group baseline, so any group size.
+  if (!declaresRole(r, 'critic') && r.rl.algorithm !== 'kto' && r.rl.groupSize < 2)
     add('rl.groupSize', `must be at least 2 for ${r.rl.algorithm} (its baseline compares rollouts of one prompt), got ${r.rl.groupSize}`);
   const rollouts = r.rl.promptsPerIteration * r.rl.groupSize;
   if (rollouts % r.rl.minibatches !== 0)
     add('rl.minibatches', `must divide the ${rollouts} rollouts per iteration (rl.promptsPerIteration × rl.groupSize), got ${r.rl.minibatches}`);
+  if (r.rl.algorithm === 'kto' && rollouts < 2)
+    add(
+      'rl.promptsPerIteration',
+      `must give at least 2 completions per iteration for kto (its reference point pairs each prompt with another row's completion), got ${rollouts}`,
+    );
+  if (r.rl.algorithm === 'kto' && r.kto.source === 'file' && r.kto.file === '')
+    add('kto.file', 'must name a JSONL file of {"prompt", "completion", "label"} rows when kto.source is "file"');
+  if (r.rl.algorithm === 'kto' && r.kto.source !== 'file' && r.kto.file !== '')
+    add('kto.file', `is read only when kto.source is "file" (it is "${r.kto.source}"); set kto.source=file or drop kto.file`);
   if (r.rl.dualClip !== 0 && r.rl.dualClip <= 1) add('rl.dualClip', `must be 0 (off) or greater than 1, got ${r.rl.dualClip}`);
   const sizes = { heldOutSize: r.eval.heldOutSize, oodSize: r.eval.oodSize };
   const task = taskChecks(r.task, sizes);

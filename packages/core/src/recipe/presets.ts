@@ -19,7 +19,7 @@ export const PRESETS = {
     doc: 'addition, GRPO: group z-score advantages, KL (k3) in the loss, no critic',
     recipe: {
       name: 'add-grpo',
-      rl: { algorithm: 'grpo', promptsPerIteration: 32, groupSize: 4, klPlacement: 'loss', klEstimator: 'k3', klCoef: 0.04, criticWarmupSteps: 0 },
+      rl: { algorithm: 'grpo', promptsPerIteration: 32, groupSize: 4, klPlacement: 'loss', klEstimator: 'k3', klCoef: 0.04 },
     },
   },
   'add-dr-grpo': {
@@ -34,7 +34,6 @@ export const PRESETS = {
         klPlacement: 'loss',
         klEstimator: 'k3',
         klCoef: 0.04,
-        criticWarmupSteps: 0,
       },
     },
   },
@@ -42,7 +41,14 @@ export const PRESETS = {
     doc: 'addition, RLOO: leave-one-out baselines, KL (k1) in the reward, no critic',
     recipe: {
       name: 'add-rloo',
-      rl: { algorithm: 'rloo', promptsPerIteration: 32, groupSize: 4, klPlacement: 'reward', klEstimator: 'k1', criticWarmupSteps: 0 },
+      rl: { algorithm: 'rloo', promptsPerIteration: 32, groupSize: 4, klPlacement: 'reward', klEstimator: 'k1' },
+    },
+  },
+  'add-kto': {
+    doc: "addition, KTO: the policy's own rollouts labelled by the verifier (exact sum = desirable), TRL's loss against the SFT reference",
+    recipe: {
+      name: 'add-kto',
+      rl: { algorithm: 'kto', promptsPerIteration: 64, klCoef: 0, epochs: 2 },
     },
   },
   tiny: {

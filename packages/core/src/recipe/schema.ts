@@ -25,11 +25,12 @@ const section = <S extends z.ZodRawShape>(doc: string, shape: S) =>
     .prefault({} as never)
     .describe(doc);
 
-export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo'] as const;
+export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto'] as const;
 export const KL_PLACEMENTS = ['reward', 'loss'] as const;
 // Declared beside the kernels that implement them (kernels/src/rl/kl, rl/aggregate).
 export { KL_ESTIMATORS, LOSS_AGGREGATIONS };
 export const CRITIC_INITS = ['policy', 'fresh'] as const;
+export const KTO_SOURCES = ['rollouts', 'file'] as const;
 
 export const RecipeSchema = z
   .strictObject({
@@ -74,7 +75,11 @@ export const RecipeSchema = z
       batchSize: int('SFT examples per step', 32, 1, 4096),
     }),
     rl: section('reinforcement learning', {
-      algorithm: choice('method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out)', ALGORITHMS, 'ppo'),
+      algorithm: choice(
+        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions)',
+        ALGORITHMS,
+        'ppo',
+      ),
       iterations: int('RL iterations (rollout + update rounds)', 200, 1, 10_000_000),
       promptsPerIteration: int('distinct prompts sampled per iteration', 128, 1, 65_536),
       groupSize: int('rollouts per prompt (GRPO/RLOO groups; ≥ 2 for those)', 1, 1, 1024),
@@ -101,6 +106,21 @@ export const RecipeSchema = z
       whiten: flag('whiten advantages over the batch’s action tokens', true),
       lossAggregation: choice('how per-token losses are averaged (docs/algorithms/README.md §3)', LOSS_AGGREGATIONS, 'token-mean'),
       criticWarmupSteps: int('critic-only iterations before the policy updates (PPO)', 5, 0, 1_000_000),
+    }),
+    kto: section("KTO (rl.algorithm = kto; docs/algorithms/kto.md): binary feedback on single completions, TRL's loss", {
+      beta: positive('β: scale of the implicit reward Σ(ℓ − ℓ_ref) inside the sigmoid (TRL default 0.1)', 0.1, 1000),
+      desirableWeight: real("λ_D: weight of a desirable completion's loss", 1, 0, 1000),
+      undesirableWeight: real("λ_U: weight of an undesirable completion's loss", 1, 0, 1000),
+      source: choice(
+        'where labelled completions come from: "rollouts" (the policy\'s own, desirable = verifier reward > 0) or "file" (kto.file)',
+        KTO_SOURCES,
+        'rollouts',
+      ),
+      file: z
+        .string()
+        .max(4096)
+        .default('')
+        .describe('JSONL file of {"prompt", "completion", "label"} rows (TRL\'s unpaired format) when kto.source is "file"'),
     }),
     eval: section('evaluation on fixed problem sets', {
       interval: int('evaluate every this many RL iterations, and always before and after RL (0 = only then)', 10, 0, 10_000_000),

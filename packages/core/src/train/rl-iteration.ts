@@ -40,6 +40,12 @@ export interface RlContext {
   scorer: Scorer;
   updates: UpdateSteps;
   limits: RolloutLimits;
+  /**
+   * Where an iteration's samples come from when they are not the policy's rollouts: labelled
+   * completions from a file (KTO's kto.source = "file", labelled-examples.ts), the `count` rows from
+   * training position `start`.
+   */
+  offline?: (start: number, count: number) => Sample[];
 }
 
 export interface IterationResult {
@@ -79,7 +85,7 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
     for (let g = 0; g < rl.groupSize; g++) requests.push({ env: task.createEnv('train'), seed, rolloutId: requests.length, groupId: p });
   }
   ctx.sampler.reseed(recipe.seed, STREAM.rollout, iteration);
-  const samples = await collectRollouts(requests, codec, ctx.sampler, ctx.limits);
+  const samples = ctx.offline ? ctx.offline(cursor * rl.groupSize, requests.length) : await collectRollouts(requests, codec, ctx.sampler, ctx.limits);
   const rollout = clock.lap();
 
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids.
@@ -217,6 +223,15 @@ function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array,
     refLogp: gatherRows(scores.refLogp, T, indices),
     returns: gatherRows(returns, T, indices),
     oldValues: gatherRows(values, T, indices),
+    ...(scores.mismatched
+      ? {
+          mismatched: {
+            logp: gatherRows(scores.mismatched.logp, T, indices),
+            refLogp: gatherRows(scores.mismatched.refLogp, T, indices),
+            mask: gatherRows(scores.mismatched.mask, T, indices),
+          },
+        }
+      : {}),
   };
 }
 

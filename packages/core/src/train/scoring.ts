@@ -8,6 +8,7 @@
 import { type Gpu, recordClassifierForward, type Tensor } from '@horizon/kernels';
 import type { ScoreName } from '../algorithms/algorithm.ts';
 import type { Gpt } from '../model/gpt.ts';
+import { mismatchedRows } from './mismatched-rows.ts';
 import type { TrainingRows } from './rows.ts';
 
 export interface Scores {
@@ -16,10 +17,12 @@ export interface Scores {
   refLogp: Float32Array; // [B, T] log π_ref of every target
   /** [B, T] critic values; present when the method asks for the `values` score. */
   values?: Float32Array;
+  /** Row b's prompt with row b+1's completion (mismatched-rows.ts), under the policy and the reference; for the `mismatched` score. */
+  mismatched?: { logp: Float32Array; refLogp: Float32Array; mask: Uint32Array };
 }
 
-/** The declared model each optional score is read from. */
-const SCORED_BY: Record<ScoreName, string> = { values: 'critic' };
+/** The declared model the critic's score is read from. */
+const SCORED_BY = { values: 'critic' } as const;
 
 interface ScoreTensors {
   inputs: Tensor; // [B, T] u32
@@ -68,19 +71,37 @@ export class Scorer {
     }
     const criticActs = critic?.activations(B, T);
     if (critic && criticActs) critic.recordForward(rec, criticActs, t.inputs);
+    // The same two models on the mismatched pairs, in the same submit.
+    const pairs = extra.includes('mismatched') ? mismatchedRows(rows) : undefined;
+    const m = pairs ? this.buffers(B, T, 'mismatched') : undefined;
+    if (pairs && m) {
+      gpu.write(m.inputs, pairs.inputs);
+      gpu.write(m.targets, pairs.targets);
+      for (const [model, logp, entropy] of [
+        [policy, m.logp, m.entropy],
+        [named('reference'), m.refLogp, m.refEntropy],
+      ] as const) {
+        const acts = model.activations(B, T);
+        model.recordForward(rec, acts, m.inputs);
+        recordClassifierForward(rec, gpu, { logits: acts.output, targets: m.targets, logp, entropy, lse: m.lse }, { N, V }, { temperature });
+      }
+    }
     gpu.submit(rec);
     // One round trip for every array of the phase.
-    const [oldLogp, entropy, refLogp, values] = (await gpu.readMany([
+    const [oldLogp, entropy, refLogp, ...rest] = (await gpu.readMany([
       t.logp,
       t.entropy,
       t.refLogp,
       ...(criticActs ? [criticActs.output] : []),
+      ...(m ? [m.logp, m.refLogp] : []),
     ])) as Float32Array[];
-    return { oldLogp, entropy, refLogp, ...(values ? { values } : {}) };
+    const values = criticActs ? rest.shift() : undefined;
+    const mismatched = pairs ? { logp: rest[0], refLogp: rest[1], mask: pairs.mask } : undefined;
+    return { oldLogp, entropy, refLogp, ...(values ? { values } : {}), ...(mismatched ? { mismatched } : {}) };
   }
 
-  private buffers(B: number, T: number): ScoreTensors {
-    const key = `${B}x${T}`;
+  private buffers(B: number, T: number, purpose = 'batch'): ScoreTensors {
+    const key = purpose === 'batch' ? `${B}x${T}` : `${purpose}.${B}x${T}`;
     let t = this.tensors.get(key);
     if (!t) {
       const f = (name: string) => this.gpu.tensor([B, T], 'f32', `score.${name}[${key}]`);

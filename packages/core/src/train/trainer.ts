@@ -31,6 +31,7 @@ import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
 import { checkFiniteWeights, divergence } from './divergence.ts';
 import { evaluate } from './evaluate.ts';
 import { GpuSampler } from './gpu-sampler.ts';
+import { type LabelledExample, labelledBatch, labelledFileOf } from './labelled-examples.ts';
 import { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
 import { Scorer } from './scoring.ts';
 import { SftStepper, sftBatch } from './sft.ts';
@@ -85,9 +86,14 @@ export class Trainer {
   /** Training seconds of the run before this process (a resumed checkpoint's). */
   private secondsBefore = 0;
 
+  /**
+   * `labelled`: the rows of the recipe's labelled file (labelled-examples.ts `labelledFileOf`), read
+   * and parsed by the front end, which alone touches files.
+   */
   constructor(
     readonly gpu: Gpu,
     readonly recipe: Recipe,
+    private readonly data: { labelled?: readonly LabelledExample[] } = {},
   ) {
     this.task = createTask(recipe.task, recipe.eval);
     this.tokenizer = new CharTokenizer(this.task.vocabulary);
@@ -229,6 +235,12 @@ export class Trainer {
 
   private rlContext(): RlContext {
     const { recipe } = this;
+    const file = labelledFileOf(recipe);
+    if (file !== undefined && !this.data.labelled)
+      throw new InputError(
+        'recipe',
+        `kto.file ${file} must be read by the front end and passed to the trainer (horizon train does; this one cannot read files).`,
+      );
     const limits = { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns };
     const sampler = new GpuSampler(this.generator, this.tokenizer, { temperature: recipe.rl.temperature, topK: recipe.rl.topK }, SAMPLER_STREAM.rollout);
     return {
@@ -244,6 +256,7 @@ export class Trainer {
       scorer: this.scorer,
       updates: this.updates,
       limits,
+      ...(this.data.labelled ? { offline: (start: number, count: number) => labelledBatch(this.data.labelled ?? [], recipe.seed, start, count) } : {}),
     };
   }
 

@@ -8,6 +8,9 @@
 // the surrogate term (PPO clip or DIS) writes dL/dlogp → a KL term adds β·dk/dlogp → an entropy term
 // enters as dL/dH = −c_H·m·scale → classifier backward → model backward → grad-norm + AdamW. The KL
 // to the reference, the approximate KL to π_old and the entropy are measured on every such step.
+// A KTO term writes dL/dlogp in the surrogate's place (kernels/src/rl/kto, TRL's loss: a mean over
+// the minibatch's rows, not the aggregation scales), its reference point z0 from the minibatch's
+// mismatched pairs as scored before the update (detached either way).
 // Value head (a critic): forward → clipped value loss writes dL/dV → backward → grad-norm + AdamW.
 // Every term shares the batch-wide aggregation scales (rl/aggregate/scales.ts), so a minibatch's
 // loss is its share of the batch loss.
@@ -21,6 +24,7 @@ import {
   recordClassifierBackward,
   recordClassifierForward,
   recordKl,
+  recordKto,
   recordPolicyLoss,
   recordValueLoss,
   type Tensor,
@@ -45,6 +49,8 @@ export interface Minibatch {
   refLogp: Float32Array; // [B, T] log π_ref
   returns: Float32Array; // [B, T] critic targets
   oldValues: Float32Array; // [B, T] critic values at scoring time
+  /** Row b's prompt with another row's completion, scored before the update (a KTO term's z0). */
+  mismatched?: { logp: Float32Array; refLogp: Float32Array; mask: Uint32Array }; // [B, T] each
 }
 
 export interface StepOptions extends OptimizerOptions {
@@ -57,6 +63,28 @@ export type StepMetrics = Partial<Record<MetricName, number>>;
 
 /** Where the grad norm lands in the metrics tensor: a view offset must be a multiple of 64 elements. */
 const GRAD_NORM_SLOT = 64;
+
+/** A KTO term's extra tensors for one (B, T), allocated on first use. */
+class KtoStepTensors {
+  readonly klLogp: Tensor;
+  readonly klRefLogp: Tensor;
+  readonly klMask: Tensor;
+  readonly desirable: Tensor;
+  readonly seq: Tensor;
+  readonly perSample: Tensor;
+  readonly stats: Tensor;
+
+  constructor(gpu: Gpu, B: number, T: number) {
+    const name = (n: string) => `step.kto.${n}[${B}x${T}]`;
+    this.klLogp = gpu.tensor([B, T], 'f32', name('klLogp'));
+    this.klRefLogp = gpu.tensor([B, T], 'f32', name('klRefLogp'));
+    this.klMask = gpu.tensor([B, T], 'u32', name('klMask'));
+    this.desirable = gpu.tensor([B], 'u32', name('desirable'));
+    this.seq = gpu.tensor([B, 2], 'f32', name('seq')); // (r_b, kl_b)
+    this.perSample = gpu.tensor([B, 3], 'f32', name('perSample')); // (r_b, L_b, dL/dr_b)
+    this.stats = gpu.tensor([2], 'f32', name('stats')); // (loss, z0)
+  }
+}
 
 /** GPU tensors for minibatches of one (B, T), allocated on first use. */
 class StepTensors {
@@ -111,6 +139,7 @@ class StepTensors {
 
 export class UpdateSteps {
   private readonly tensors = new Map<string, StepTensors>();
+  private readonly ktoTensors = new Map<string, KtoStepTensors>();
   private readonly dlogits = new Map<string, Tensor>();
 
   constructor(readonly gpu: Gpu) {}
@@ -118,8 +147,10 @@ export class UpdateSteps {
   /** Releases every minibatch buffer. */
   destroy(): void {
     for (const t of this.tensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
+    for (const t of this.ktoTensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
     for (const t of this.dlogits.values()) this.gpu.destroy(t);
     this.tensors.clear();
+    this.ktoTensors.clear();
     this.dlogits.clear();
   }
 
@@ -158,11 +189,14 @@ export class UpdateSteps {
     const N = B * T;
     const V = model.config.vocabSize;
     const surrogate = only(terms, 'ppo-clip', 'dis');
+    const kto = only(terms, 'kto');
+    if (surrogate && kto) throw new RangeError(`a step takes a surrogate or a KTO term, not both, got [${terms.map((term) => term.kind).join(', ')}]`);
     const kl = only(terms, 'kl');
     const entropy = only(terms, 'entropy');
     if (only(terms, 'value')) throw new RangeError(`a value term trains a value head; ${model.label} has a language-model head`);
     const t = this.buffers(B, T);
     this.upload(t, mb);
+    const k = kto ? this.uploadKto(mb) : undefined;
     if (entropy) {
       gpu.write(
         t.dentropy,
@@ -185,8 +219,28 @@ export class UpdateSteps {
       { temperature: o.temperature },
     );
     const lossTensors = { mask: t.mask, scales: t.scales, loss: t.perToken, partials: t.partials, metrics: t.metrics };
-    // The surrogate writes dL/dlogp; without one, the KL term writes it (or it stays zero).
-    if (!surrogate && !kl) rec.clear(t.dlogp);
+    // The surrogate (or KTO) writes dL/dlogp; without one, the KL term writes it (or it stays zero).
+    if (!surrogate && !kto && !kl) rec.clear(t.dlogp);
+    if (kto && k) {
+      recordKto(
+        rec,
+        gpu,
+        {
+          logp: t.logp,
+          refLogp: t.refLogp,
+          mask: t.mask,
+          klLogp: k.klLogp,
+          klRefLogp: k.klRefLogp,
+          klMask: k.klMask,
+          desirable: k.desirable,
+          seq: k.seq,
+          perSample: k.perSample,
+          stats: k.stats,
+          grad: t.dlogp,
+        },
+        { B, T, beta: kto.beta, lambdaD: kto.desirableWeight, lambdaU: kto.undesirableWeight },
+      );
+    }
     if (surrogate) {
       recordPolicyLoss(
         rec,
@@ -207,7 +261,7 @@ export class UpdateSteps {
         T,
         estimator: kl ? kl.estimator : 'k1',
         coef: kl ? kl.coef : 0,
-        accumulate: kl !== undefined && surrogate !== undefined,
+        accumulate: kl !== undefined && (surrogate !== undefined || kto !== undefined),
         metricsOffset: at.kl,
       },
     );
@@ -231,7 +285,7 @@ export class UpdateSteps {
     optimizer.recordStep(rec, o);
     rec.copy(optimizer.clip, t.gradNorm, 2);
     gpu.submit(rec);
-    const m = await gpu.read(t.metrics);
+    const [m, ktoStats] = (await gpu.readMany([t.metrics, ...(k ? [k.stats] : [])])) as Float32Array[];
     const metrics: StepMetrics = {
       'policy/kl': m[at.kl],
       'policy/approx_kl': m[at.approxKl],
@@ -244,7 +298,30 @@ export class UpdateSteps {
       metrics['policy/clip_frac'] = tokens > 0 ? (m[1] + m[2]) / tokens : 0;
       if (surrogate.kind === 'ppo-clip') metrics['policy/dual_clip_frac'] = tokens > 0 ? m[3] / tokens : 0;
     }
+    if (ktoStats) {
+      metrics['policy/loss'] = ktoStats[0];
+      metrics['policy/kto_z0'] = ktoStats[1];
+    }
     return metrics;
+  }
+
+  /** A KTO term's inputs: the mismatched pairs and each row's label (desirable iff its advantages are positive). */
+  private uploadKto(mb: Minibatch): KtoStepTensors {
+    const { B, T } = mb;
+    if (!mb.mismatched) throw new RangeError('a KTO term needs the mismatched score of its rows (its algorithm must declare it)');
+    const key = `${B}x${T}`;
+    let k = this.ktoTensors.get(key);
+    if (!k) {
+      k = new KtoStepTensors(this.gpu, B, T);
+      this.ktoTensors.set(key, k);
+    }
+    const desirable = new Uint32Array(B);
+    for (let i = 0; i < B * T; i++) if (mb.mask[i] && mb.advantages[i] > 0) desirable[Math.floor(i / T)] = 1;
+    this.gpu.write(k.klLogp, mb.mismatched.logp);
+    this.gpu.write(k.klRefLogp, mb.mismatched.refLogp);
+    this.gpu.write(k.klMask, mb.mismatched.mask);
+    this.gpu.write(k.desirable, desirable);
+    return k;
   }
 
   /** A value-head step: the clipped value loss against `mb.returns`, the only term a critic takes. */

@@ -26,6 +26,7 @@ import {
   loadCheckpoint,
   type MetricName,
   type MetricsAt,
+  methodFieldsSummary,
   type Phase,
   PRESET_NAMES,
   type Recipe,
@@ -41,6 +42,7 @@ import { acquireGpu } from '../platform/acquire-gpu.ts';
 import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
 import { fsInputError, isFsError, shortPath } from '../run/fs-errors.ts';
 import type { ResumePlan } from '../run/jsonl-file.ts';
+import { loadLabelledExamples } from '../run/labelled-file.ts';
 import { FileMetricsLogger, SamplesFile, savedRecipe } from '../run/metrics-file.ts';
 import { TrainingProgress } from '../run/progress.ts';
 import { checkRecipeFits, loadRecipe } from '../run/recipe-source.ts';
@@ -66,10 +68,15 @@ interface ResumeState {
 
 export const train: Command = {
   name: 'train',
-  summary: 'train a policy: SFT warm start, then RL (PPO, GRPO or RLOO), with evaluations and checkpoints',
+  summary: 'train a policy: SFT warm start, then RL (PPO, GRPO, Dr.GRPO, RLOO or KTO), with evaluations and checkpoints',
   flags: {
     recipe: { type: 'string', description: `a preset (${PRESET_NAMES.join(', ')}) or a .json recipe file; default add-ppo`, valueName: 'name|file' },
-    set: { type: 'string', multiple: true, description: 'override one recipe field, e.g. --set rl.iterations=50 (repeatable)', valueName: 'key=value' },
+    set: {
+      type: 'string',
+      multiple: true,
+      description: `override one recipe field, e.g. --set rl.iterations=50 (repeatable; \`horizon recipe --fields\` lists them). Read only by some methods: ${methodFieldsSummary()}`,
+      valueName: 'key=value',
+    },
     out: { type: 'string', description: 'run directory (default runs/<recipe>-<time>); must be new or empty', valueName: 'dir' },
     resume: {
       type: 'string',
@@ -94,6 +101,7 @@ export const train: Command = {
     let paths: RunPaths;
     let lock: RunLock | undefined;
     let resume: ResumeState | undefined;
+    let labelled: Awaited<ReturnType<typeof loadLabelledExamples>>;
     try {
       if (flags.resume !== undefined) {
         paths = await openRunDir(flags.resume as string);
@@ -103,6 +111,7 @@ export const train: Command = {
         ({ recipe, sources } = await loadRecipe({ recipe: flags.recipe as string | undefined, sets }));
         paths = await planRunDir({ recipeName: recipe.name, ...(flags.out !== undefined ? { out: flags.out as string } : {}) });
       }
+      labelled = await loadLabelledExamples(recipe);
     } catch (error) {
       lock?.release();
       throw asInputError(
@@ -175,7 +184,7 @@ export const train: Command = {
       out(`run directory: ${paths.dir}${where}`);
 
       // 4. Training.
-      const trainer = new Trainer(gpu, recipe);
+      const trainer = new Trainer(gpu, recipe, labelled ? { labelled } : {});
       if (resume?.checkpoint) trainer.restore(resume.checkpoint);
       const log = logger;
       const sampleLog = samples;
@@ -299,7 +308,7 @@ async function checkResume(
   const recipe =
     recipeFlag !== undefined
       ? (await loadRecipe({ recipe: recipeFlag, sets })).recipe
-      : resolveRecipe({ file: { name: where, text: JSON.stringify(saved) }, sets }).recipe;
+      : resolveRecipe({ file: { name: where, text: JSON.stringify(saved), savedByRun: true }, sets }).recipe;
   checkResumeRecipe(saved, recipe, where);
   if (checkpoint && checkpointPhase(checkpoint) === 'rl' && checkpoint.step >= recipe.rl.iterations) {
     const done = checkpoint.step;
