@@ -1,0 +1,82 @@
+// Fixed-seed regression (docs/conventions.md §9): each method's first three policy losses, and the
+// rollout rewards they trained on, on a tiny recipe through the real Trainer (SFT warm start, then
+// RL), are pinned. A change that moves them must say why in its commit. On the GPU (SwiftShader in
+// CI); the numbers are SwiftShader's, so a different device may differ in the last digits.
+//
+// To regenerate after a deliberate change:
+//   HORIZON_PRINT_PINNED=1 npx vitest run packages/core/src/algorithms/pinned-losses.test.ts
+// prints each method's measured numbers as a `PINNED` entry to paste below.
+
+import { testGpu } from '@horizon/kernels/testing';
+import { describe, expect, it } from 'vitest';
+import type { PresetName } from '../recipe/presets.ts';
+import { resolveRecipe } from '../recipe/resolve.ts';
+import type { AlgorithmName, Recipe } from '../recipe/schema.ts';
+import { Trainer } from '../train/trainer.ts';
+
+/** Each method's preset, cut to seconds: a short warm start, three iterations of 12 rollouts, one epoch of 2 minibatches. */
+const TINY = [
+  'model.contextLength=16',
+  'sft.steps=80',
+  'rl.iterations=3',
+  'rl.promptsPerIteration=6',
+  'rl.groupSize=2',
+  'rl.epochs=1',
+  'rl.minibatches=2',
+  'eval.interval=0',
+  'eval.heldOutSize=1',
+  'eval.oodSize=1',
+];
+const RECIPES: Record<AlgorithmName, { preset: PresetName; sets: string[] }> = {
+  ppo: { preset: 'add-ppo', sets: [...TINY, 'rl.criticWarmupSteps=0'] },
+  grpo: { preset: 'add-grpo', sets: TINY },
+  'dr-grpo': { preset: 'add-dr-grpo', sets: TINY },
+  rloo: { preset: 'add-rloo', sets: TINY },
+  kto: { preset: 'add-kto', sets: TINY },
+};
+
+interface Pinned {
+  loss: number[];
+  reward: number[];
+}
+
+// Measured on SwiftShader (2-core x86-64), 2026-12-01.
+const PINNED: Record<AlgorithmName, Pinned> = {
+  ppo: { loss: [0.008850805461406708, -0.0009457916021347046, 0.0007086023688316345], reward: [1 / 6, 1 / 12, 1 / 12] },
+  grpo: { loss: [0.00044250302016735077, -0.001642383635044098, -0.0008822381496429443], reward: [1 / 6, 1 / 12, 1 / 12] },
+  'dr-grpo': { loss: [0.00015206681564450264, -0.0005647800862789154, -0.0002840086817741394], reward: [1 / 6, 1 / 12, 1 / 12] },
+  rloo: { loss: [0.0004425179213285446, -0.0016827955842018127, -0.0008894577622413635], reward: [1 / 6, 1 / 12, 1 / 12] },
+  kto: { loss: [0.5002835988998413, 0.49899065494537354, 0.4989697337150574], reward: [1 / 6, 1 / 12, 1 / 12] },
+};
+
+async function firstIterations(recipe: Recipe): Promise<Pinned> {
+  const gpu = await testGpu();
+  const measured: Pinned = { loss: [], reward: [] };
+  const trainer = new Trainer(gpu, recipe);
+  try {
+    await trainer.run({
+      onMetrics: (phase, _step, metrics) => {
+        if (phase !== 'rl') return;
+        measured.loss.push(metrics['policy/loss'] as number);
+        measured.reward.push(metrics['rollout/reward'] as number);
+      },
+    });
+  } finally {
+    trainer.dispose();
+  }
+  return measured;
+}
+
+const recipeOf = (name: AlgorithmName) => resolveRecipe(RECIPES[name]).recipe;
+
+describe('pinned first losses of each method', () => {
+  for (const name of Object.keys(RECIPES) as AlgorithmName[]) {
+    it(`${name}: the first three policy losses and rewards`, async () => {
+      const measured = await firstIterations(recipeOf(name));
+      if (process.env.HORIZON_PRINT_PINNED) console.log(`PINNED ${JSON.stringify(name)}: ${JSON.stringify(measured)},`);
+      expect(measured.loss).toHaveLength(3);
+      for (const [i, want] of PINNED[name].loss.entries()) expect(measured.loss[i], `${name} loss ${i}`).toBeCloseTo(want, 6);
+      for (const [i, want] of PINNED[name].reward.entries()) expect(measured.reward[i], `${name} reward ${i}`).toBeCloseTo(want, 5);
+    });
+  }
+});
