@@ -89,6 +89,25 @@ describe('recipes', () => {
   });
 });
 
+describe('method-specific input', () => {
+  it('a field of another method is one sentence naming it, its readers and rl.algorithm, and nothing is written', () => {
+    const out = join(scratch, 'foreign-field');
+    const r = horizon(['train', '--quiet', '--recipe', 'add-grpo', '--set', 'rl.criticLr=0.002', '--out', out]);
+    expect(oneSentence(r, 'train')).toBe("horizon train: rl.criticLr (from --set) is read by ppo; this recipe's rl.algorithm is grpo.");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a KTO file with a bad row names the file and the line, and nothing is written', () => {
+    const rows = file('kto.jsonl', `${JSON.stringify({ prompt: '1+2=', completion: '3', label: true })}\n{"prompt": "1+1=", "completion": "2", "label": "yes"}\n`);
+    const out = join(scratch, 'kto-bad-row');
+    const r = horizon(['train', '--quiet', '--recipe', 'add-kto', '--set', 'kto.source=file', '--set', `kto.file=${rows}`, '--out', out]);
+    expect(oneSentence(r, 'train')).toBe(
+      `horizon train: kto.file ${rows} line 2 needs "label" as true (desirable) or false (undesirable), got text.`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe('recipes the device or the kernels cannot run', () => {
   for (const [sets, message] of [
     [['model.policy.width=1024'], 'model.policy.width 1024 with 4 heads gives heads 256 wide, more than the 128 the attention kernels support'],
