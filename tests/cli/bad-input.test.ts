@@ -98,12 +98,13 @@ describe('method-specific input', () => {
   });
 
   it('a KTO file with a bad row names the file and the line, and nothing is written', () => {
-    const rows = file('kto.jsonl', `${JSON.stringify({ prompt: '1+2=', completion: '3', label: true })}\n{"prompt": "1+1=", "completion": "2", "label": "yes"}\n`);
+    const rows = file(
+      'kto.jsonl',
+      `${JSON.stringify({ prompt: '1+2=', completion: '3', label: true })}\n{"prompt": "1+1=", "completion": "2", "label": "yes"}\n`,
+    );
     const out = join(scratch, 'kto-bad-row');
     const r = horizon(['train', '--quiet', '--recipe', 'add-kto', '--set', 'kto.source=file', '--set', `kto.file=${rows}`, '--out', out]);
-    expect(oneSentence(r, 'train')).toBe(
-      `horizon train: kto.file ${rows} line 2 needs "label" as true (desirable) or false (undesirable), got text.`,
-    );
+    expect(oneSentence(r, 'train')).toBe(`horizon train: kto.file ${rows} line 2 needs "label" as true (desirable) or false (undesirable), got text.`);
     expect(existsSync(out)).toBe(false);
   });
 });

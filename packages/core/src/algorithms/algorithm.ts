@@ -87,6 +87,11 @@ export interface Algorithm {
   advantages(inputs: AdvantageInputs): Promise<AdvantageResult>;
   /** The models trained in iteration `iteration` (0-based) and their terms, in the order they step on each minibatch. */
   updates(recipe: Recipe, iteration: number): readonly ModelUpdate[];
+  /**
+   * A file of labelled completions the method trains on instead of the policy's rollouts, if the
+   * recipe names one (train/labelled-examples.ts reads its rows; KTO's kto.file).
+   */
+  labelledFile?(recipe: Recipe): string | undefined;
 }
 
 /** The policy being trained and the frozen SFT copy the KL is measured against: every method's first two models. */

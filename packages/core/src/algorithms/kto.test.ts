@@ -77,7 +77,9 @@ describe('KTO', () => {
       await trainer.run({ onMetrics: (phase, _step, m) => void (phase === 'rl' && losses.push(m['policy/loss'] as number)) });
       const batch = await trainer.sampleBatch();
       const r = implicitRewards(batch.rows, batch.scores.oldLogp, batch.scores.refLogp);
-      console.log(`KTO on the file: implicit reward desirable ${r.desirable.toFixed(4)}, undesirable ${r.undesirable.toFixed(4)}; losses ${losses.map((l) => l.toFixed(4)).join(' ')}`);
+      console.log(
+        `KTO on the file: implicit reward desirable ${r.desirable.toFixed(4)}, undesirable ${r.undesirable.toFixed(4)}; losses ${losses.map((l) => l.toFixed(4)).join(' ')}`,
+      );
       expect(r.undesirable).toBeLessThan(0);
       expect(r.desirable - r.undesirable).toBeGreaterThan(1);
       expect(losses.at(-1)).toBeLessThan(losses[0]);

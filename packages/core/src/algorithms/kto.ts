@@ -50,4 +50,6 @@ export const kto: Algorithm = {
     if (rl.entropyCoef > 0) terms.push({ kind: 'entropy', coef: rl.entropyCoef });
     return [{ model: 'policy', lr: rl.policyLr, terms }];
   },
+
+  labelledFile: ({ kto }) => (kto.source === 'file' ? kto.file : undefined),
 };

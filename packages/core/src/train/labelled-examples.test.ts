@@ -46,7 +46,9 @@ describe('a labelled file', () => {
     expect(refusal(rows(good, good, { prompt: '1+1=', label: true }))).toBe('kto.file data/kto.jsonl line 3 needs "completion" as text, got nothing.');
     expect(refusal(rows({ ...good, label: 1 }))).toBe('kto.file data/kto.jsonl line 1 needs "label" as true (desirable) or false (undesirable), got a number.');
     expect(refusal(rows({ ...good, prompt: '' }))).toBe('kto.file data/kto.jsonl line 1 has an empty "prompt".');
-    expect(refusal(rows({ ...good, completion: '1'.repeat(30) }))).toBe('kto.file data/kto.jsonl line 1 is 35 tokens with <eos>, more than model.contextLength (32).');
+    expect(refusal(rows({ ...good, completion: '1'.repeat(30) }))).toBe(
+      'kto.file data/kto.jsonl line 1 is 35 tokens with <eos>, more than model.contextLength (32).',
+    );
     expect(refusal('\n\n')).toBe('kto.file data/kto.jsonl holds no rows; give one JSON object per line.');
   });
 
@@ -79,7 +81,11 @@ describe('an iteration’s labelled samples', () => {
     expect([...pass].sort()).toEqual([1, 2, 3, 4, 5]);
     // Positions 3…7 straddle two passes: the same rows as reading them from the start.
     const straddle = labelledBatch(examples, 1, 3, 5).map((s) => s.meta.line);
-    expect(straddle).toEqual(labelledBatch(examples, 1, 0, 8).slice(3).map((s) => s.meta.line));
+    expect(straddle).toEqual(
+      labelledBatch(examples, 1, 0, 8)
+        .slice(3)
+        .map((s) => s.meta.line),
+    );
     expect(labelledBatch(examples, 2, 0, 5).map((s) => s.meta.line)).not.toEqual(pass);
   });
 });

@@ -1,4 +1,5 @@
-// Labelled completions from a file instead of the policy's rollouts (KTO's `kto.source = "file"`):
+// Labelled completions from a file instead of the policy's rollouts (a method's `labelledFile`, KTO's
+// `kto.source = "file"`):
 // TRL's unpaired preference format, one JSON object per line, {"prompt": …, "completion": …,
 // "label": true | false} (huggingface/trl, "unpaired preference" datasets; other keys are ignored,
 // as TRL ignores extra columns). The front end reads the file (core touches no file system) and
@@ -12,6 +13,7 @@
 // a Sample like a rollout's: the completion and <eos> are its action tokens, the label its reward
 // (1 desirable, 0 undesirable) on the last one; the log-probs a sampler would have recorded are 0.
 
+import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import type { Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import { createTask } from '../envs/tasks.ts';
@@ -34,9 +36,9 @@ export interface LabelledExample {
 /** Salt of the file order's shuffle. */
 const LABELLED_STREAM = 14;
 
-/** The file a recipe trains from instead of rollouts, if any. */
+/** The file a recipe's method trains from instead of rollouts, if any. */
 export function labelledFileOf(recipe: Recipe): string | undefined {
-  return recipe.rl.algorithm === 'kto' && recipe.kto.source === 'file' ? recipe.kto.file : undefined;
+  return ALGORITHM_BY_NAME[recipe.rl.algorithm].labelledFile?.(recipe);
 }
 
 const describeType = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? 'text' : `a ${typeof v}`);
