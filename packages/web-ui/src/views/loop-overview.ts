@@ -74,7 +74,9 @@ export function loopStages(step: number, records: readonly MetricsRecord[], samp
       title: 'Advantages',
       what: critic
         ? `GAE turns reward and the critic’s values into a per-token advantage (γ = ${rl.gamma}, λ = ${rl.lambda}).`
-        : `${algorithm.toUpperCase()}: each answer against the other answers to its prompt.`,
+        : algorithm === 'kto'
+          ? 'KTO: each answer is labelled desirable (reward above 0) or undesirable; its advantage is the label’s sign, ±1.'
+          : `${algorithm.toUpperCase()}: each answer against the other answers to its prompt.`,
       numbers: [
         ['mean A', num(row, 'rollout/advantage_mean')],
         ['std A', num(row, 'rollout/advantage_std')],

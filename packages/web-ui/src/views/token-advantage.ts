@@ -43,6 +43,7 @@ const rlOf = (recipe: Record<string, unknown>): RlRecipe | null => {
 export function rolloutInputs(sample: ReplaySample, recipe: Record<string, unknown>): RolloutGaeRequest | string {
   const rl = rlOf(recipe);
   if (!rl) return 'The run’s recipe has no γ and λ.';
+  if (rl.algorithm === 'kto') return 'KTO does not use GAE: every token of a rollout carries its label’s sign (+1 desirable, −1 undesirable).';
   if (rl.algorithm !== 'ppo')
     return `${rl.algorithm.toUpperCase()} does not use GAE: every token of a rollout gets its group-relative advantage (the rollout’s reward against the other rollouts of its prompt).`;
   const values = sample.channels.value;
