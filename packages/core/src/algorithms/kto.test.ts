@@ -20,6 +20,8 @@ import { Trainer } from '../train/trainer.ts';
 import { kto } from './kto.ts';
 
 const SETS = [
+  // The file is balanced, so both labels weigh the same (the preset down-weights undesirable rollouts).
+  'kto.undesirableWeight=1',
   'kto.source=file',
   'kto.file=sums.jsonl',
   'model.contextLength=16',
