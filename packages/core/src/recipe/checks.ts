@@ -45,6 +45,8 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
   const rollouts = r.rl.promptsPerIteration * r.rl.groupSize;
   if (rollouts % r.rl.minibatches !== 0)
     add('rl.minibatches', `must divide the ${rollouts} rollouts per iteration (rl.promptsPerIteration × rl.groupSize), got ${r.rl.minibatches}`);
+  if (r.rl.dynamicSampling && r.rl.groupSize < 2)
+    add('rl.dynamicSampling', `needs rl.groupSize of at least 2 (a group of one always has equal rewards and would be dropped), got ${r.rl.groupSize}`);
   if (r.rl.dualClip !== 0 && r.rl.dualClip <= 1) add('rl.dualClip', `must be 0 (off) or greater than 1, got ${r.rl.dualClip}`);
   const sizes = { heldOutSize: r.eval.heldOutSize, oodSize: r.eval.oodSize };
   const task = taskChecks(r.task, sizes);

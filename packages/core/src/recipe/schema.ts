@@ -101,6 +101,8 @@ export const RecipeSchema = z
       whiten: flag('whiten advantages over the batch’s action tokens', true),
       lossAggregation: choice('how per-token losses are averaged (docs/algorithms/README.md §3)', LOSS_AGGREGATIONS, 'token-mean'),
       criticWarmupSteps: int('critic-only iterations before the policy updates (PPO)', 5, 0, 1_000_000),
+      dynamicSampling: flag('drop prompt groups whose rewards are all equal before the update (DAPO); the batch shrinks, nothing is resampled', false),
+      tis: real('truncated importance sampling: cap C on π_old/π_roll weighting the PPO-clip loss per token (verl/slime TIS; 0 = off)', 0, 0, 1000),
     }),
     eval: section('evaluation on fixed problem sets', {
       interval: int('evaluate every this many RL iterations, and always before and after RL (0 = only then)', 10, 0, 10_000_000),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CharTokenizer, PRINTABLE_ASCII, SPECIAL_TOKENS } from './char-tokenizer.ts';
+import { CharTokenizer, PRINTABLE_ASCII, SPECIAL_TOKENS, UNK_TEXT } from './char-tokenizer.ts';
 
 const full = new CharTokenizer();
 const addition = new CharTokenizer({ characters: '0123456789+=', specialTokens: ['<eos>'] });
@@ -11,8 +11,9 @@ function textOf(tok: CharTokenizer) {
 }
 
 describe('character tokenizer', () => {
-  it('default: all 11 specials first, then printable ASCII and newline', () => {
-    expect(full.vocabSize).toBe(11 + 96);
+  it('default: all 11 specials first, then printable ASCII and newline, then <unk>', () => {
+    expect(full.vocabSize).toBe(11 + 96 + 1);
+    expect(full.unkId).toBe(11 + 96);
     expect(full.specialTokens).toEqual(SPECIAL_TOKENS);
     expect(full.id('<pad>')).toBe(0);
     expect(full.padId).toBe(0);
@@ -22,8 +23,9 @@ describe('character tokenizer', () => {
     expect(PRINTABLE_ASCII.length).toBe(96);
   });
 
-  it('an addition task gets a 13-token vocabulary; <eos> doubles as padding', () => {
-    expect(addition.vocabSize).toBe(13);
+  it('an addition task gets a 14-token vocabulary (its 13 symbols, then <unk>); <eos> doubles as padding', () => {
+    expect(addition.vocabSize).toBe(14);
+    expect(addition.unkId).toBe(13);
     expect(addition.eosId).toBe(0);
     expect(addition.padId).toBe(0);
     expect(addition.encode('12+9=21<eos>')).toEqual([2, 3, 11, 10, 12, 3, 2, 0]);
@@ -52,13 +54,29 @@ describe('character tokenizer', () => {
     expect(full.encode('a<b <eos')).toEqual([...'a<b <eos'].map((c) => full.encode(c, { specials: false })[0]));
   });
 
-  it('names a character outside the set, with its code point and index', () => {
-    expect(() => addition.encode('12+x=3')).toThrow(
-      /text has "x" \(U\+0078\) at index 3, which is not in this tokenizer's character set \(12 characters: "0123456789\+="\)/,
-    );
-    expect(() => full.encode('naïve')).toThrow(/text has "ï" \(U\+00EF\) at index 2/);
-    expect(() => full.encode('tab\there')).toThrow(/"\\t" \(U\+0009\) at index 3/);
-    expect(() => addition.encode('1<user>')).toThrow(/"<" \(U\+003C\) at index 1/);
+  it('a character outside the set encodes as <unk>, never throws, and decodes visibly as U+FFFD', () => {
+    // The ids of everything inside the set are the ones a tokenizer without <unk> gave (appended last).
+    expect(addition.encode('12+x=3')).toEqual([2, 3, 11, addition.unkId, 12, 4]);
+    expect(addition.decode(addition.encode('12+x=3'))).toBe(`12+${UNK_TEXT}=3`);
+    expect(addition.decode([addition.unkId], { skipSpecials: true })).toBe(UNK_TEXT);
+    expect(addition.encode(UNK_TEXT)).toEqual([addition.unkId]);
+    expect(full.encode('naïve 😀')).toEqual([...full.encode('na'), full.unkId, ...full.encode('ve '), full.unkId]);
+    expect(addition.encode('1<user>')).toEqual([2, ...new Array(6).fill(addition.unkId)]);
+    expect(full.isSpecial(full.unkId)).toBe(false);
+  });
+
+  it('says which characters would become <unk>, with their code point and first index', () => {
+    expect(addition.unknownCharacters('12+x=3x\t')).toEqual([
+      { character: 'x', index: 3, description: '"x" (U+0078)' },
+      { character: '\t', index: 7, description: '"\\t" (U+0009)' },
+    ]);
+    expect(full.unknownCharacters('<user>naïve')).toEqual([{ character: 'ï', index: 8, description: '"ï" (U+00EF)' }]);
+    expect(addition.unknownCharacters('12+9=')).toEqual([]);
+  });
+
+  it('the vocabulary as pieces in id order: specials by name, characters, then <unk>', () => {
+    expect(addition.pieceList()).toEqual(['<eos>', ...'0123456789+=', UNK_TEXT]);
+    expect(() => new CharTokenizer({ characters: `ab${UNK_TEXT}` })).toThrow(/how <unk> decodes/);
   });
 
   it('rejects bad construction and bad ids, naming the argument', () => {
@@ -68,7 +86,7 @@ describe('character tokenizer', () => {
     expect(() => new CharTokenizer({ characters: 'abca' })).toThrow(/characters lists "a" \(U\+0061\) twice/);
     expect(() => new CharTokenizer({ characters: ['ab'] })).toThrow(/characters\[0\] = "ab" must be exactly one character/);
     expect(() => new CharTokenizer({ characters: '' })).toThrow(/characters must not be empty/);
-    expect(() => addition.decode([1, 13])).toThrow(/ids\[1\] = 13 is outside \[0, vocabSize = 13\)/);
+    expect(() => addition.decode([1, 14])).toThrow(/ids\[1\] = 14 is outside \[0, vocabSize = 14\)/);
     expect(() => addition.decode([0.5])).toThrow(/ids\[0\] = 0.5/);
   });
 
@@ -103,7 +121,7 @@ describe('character tokenizer', () => {
         const ids = tok.encode(text, { specials: false });
         expect(ids.length).toBe(picks.length);
         expect(tok.decode(ids)).toBe(text);
-        expect(ids.every((id) => id >= 2 && id < tok.vocabSize)).toBe(true);
+        expect(ids.every((id) => id >= 2 && id < tok.unkId)).toBe(true);
       }),
     );
   });

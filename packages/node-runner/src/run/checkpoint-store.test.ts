@@ -9,6 +9,7 @@ import {
   modelConfigs,
   parameterLayout,
   recipeVocabSize,
+  recipeVocabulary,
   resolveRecipe,
   saveCheckpoint,
 } from '@horizon/core';
@@ -38,6 +39,8 @@ function checkpoint(step: number): Checkpoint {
     rng: { sampler: [step, 7] },
     dataCursor: { train: step * 8 },
     extra: {},
+    vocabulary: recipeVocabulary(recipe),
+    trainerState: {},
   };
 }
 
