@@ -1,6 +1,7 @@
 // The rollout/trainer log-prob mismatch metrics and truncated importance sampling, against sums
 // written out by hand.
 
+import { policyLossRef } from '@horizon/kernels';
 import { describe, expect, it } from 'vitest';
 import { MISMATCH_THRESHOLD, rolloutMismatch, truncatedIsAdvantages } from './rollout-mismatch.ts';
 
@@ -47,5 +48,29 @@ describe('truncatedIsAdvantages', () => {
     expect(weighted).toEqual(advantages);
     expect(metrics).toEqual({ 'policy/tis_weight_mean': 1, 'policy/tis_clip_frac': 0 });
     expect(() => truncatedIsAdvantages(advantages, logp, logp, [1, 1, 1], 0)).toThrow(/cap must be positive/);
+  });
+
+  it('weighting the advantages is weighting the PPO-clip loss and its gradient, token by token, dual clip included', () => {
+    const B = 2;
+    const T = 4;
+    const logp = f32([-0.5, -1.4, -2.2, -0.1, -3, -0.7, -1, -2]);
+    const old = f32([-0.7, -1, -2.6, -0.1, -2, -0.7, -1.3, -1.8]);
+    const roll = f32([-0.2, -1.9, -2.0, -0.4, -2.5, -0.2, -1.3, -3.5]);
+    const advantages = f32([1.5, -0.8, 0.3, -2, 0.9, -1.1, 2, -0.4]);
+    const mask = [1, 1, 1, 1, 1, 1, 0, 1];
+    const scales = [0.125, 0.125];
+    const weighted = truncatedIsAdvantages(advantages, old, roll, mask, 1.5).advantages;
+    const w = Array.from(old, (x, i) => (mask[i] ? Math.min(Math.exp(x - roll[i]), 1.5) : 0));
+    for (const dualClip of [0, 3]) {
+      const options = { kind: 'ppo' as const, epsLow: 0.2, epsHigh: 0.28, dualClip, B, T };
+      const plain = policyLossRef({ logp, oldLogp: old, advantages, mask, scales }, options);
+      const tis = policyLossRef({ logp, oldLogp: old, advantages: weighted, mask, scales }, options);
+      for (let i = 0; i < B * T; i++) {
+        expect(tis.perToken[i]).toBeCloseTo(w[i] * plain.perToken[i], 6);
+        expect(tis.grad[i]).toBeCloseTo(w[i] * plain.grad[i], 6);
+      }
+      // Which tokens clip depends on the sign of the advantage only, which the weights keep.
+      expect([tis.lowFraction, tis.highFraction, tis.dualFraction]).toEqual([plain.lowFraction, plain.highFraction, plain.dualFraction]);
+    }
   });
 });

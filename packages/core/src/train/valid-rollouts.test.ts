@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { failedSample, type Sample, SampleBuilder } from '../envs/sample.ts';
+import { resolveRecipe } from '../recipe/resolve.ts';
 import { minibatchBounds, selectTrainable } from './valid-rollouts.ts';
 
 /** A finished single-turn rollout of group `groupId` with `reward` and `actions` sampled tokens. */
@@ -81,5 +82,16 @@ describe('minibatchBounds', () => {
         for (let k = 1; k < bounds.length; k++) expect(bounds[k][0]).toBe(bounds[k - 1][1]);
       }
     }
+  });
+});
+
+describe('the recipe fields', () => {
+  it('rl.dynamicSampling needs groups of at least 2; both new fields default off', () => {
+    expect(() => resolveRecipe({ preset: 'tiny', sets: ['rl.dynamicSampling=true'] })).toThrow(
+      /rl.dynamicSampling \(from --set\) needs rl.groupSize of at least 2 \(a group of one always has equal rewards and would be dropped\), got 1/,
+    );
+    const { rl } = resolveRecipe({ preset: 'add-grpo', sets: ['rl.dynamicSampling=true', 'rl.tis=2'] }).recipe;
+    expect([rl.dynamicSampling, rl.tis]).toEqual([true, 2]);
+    expect(resolveRecipe({ preset: 'tiny' }).recipe.rl).toMatchObject({ dynamicSampling: false, tis: 0 });
   });
 });
