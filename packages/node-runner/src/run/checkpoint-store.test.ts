@@ -71,7 +71,13 @@ describe('DirectoryCheckpointStore', () => {
     const store = new DirectoryCheckpointStore(dir);
     await saveCheckpoint(store, checkpoint(3), { keepLast: 2 });
     expect(await readdir(dir)).toEqual(['step-3']);
-    expect((await readdir(join(dir, 'step-3'))).sort()).toEqual([COMMIT_FILE, 'optimizer.safetensors', 'policy.safetensors', 'state.json', 'trainer-state.json']);
+    expect((await readdir(join(dir, 'step-3'))).sort()).toEqual([
+      COMMIT_FILE,
+      'optimizer.safetensors',
+      'policy.safetensors',
+      'state.json',
+      'trainer-state.json',
+    ]);
     expect(JSON.parse(await readFile(join(dir, 'step-3', COMMIT_FILE), 'utf8'))).toEqual({
       format: 'horizon.commit/1',
       step: 3,
