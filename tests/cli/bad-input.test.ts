@@ -94,7 +94,7 @@ describe('recipes the device or the kernels cannot run', () => {
     [['model.policy.width=1024'], 'model.policy.width 1024 with 4 heads gives heads 256 wide, more than the 128 the attention kernels support'],
     [
       ['model.policy.width=4096', 'model.policy.heads=64', 'model.policy.layers=64'],
-      "model.policy.width: the policy's 12,888,498,176 parameters need a 48.0 GiB buffer",
+      "model.policy.width: the policy's 12,888,489,984 parameters need a 48.0 GiB buffer",
     ],
     [['model.policy.width=4096', 'model.policy.heads=64', 'model.policy.layers=1'], 'more than the 2 GiB a checkpoint file may hold'],
   ] as const) {

@@ -90,7 +90,7 @@ describe('checkpoint files', () => {
     expect(policy.metadata).toEqual({ format: 'pt', model: 'policy', step: '1' });
     const layout = parameterLayout(policyConfig);
     const wte = layout.entries.find((e) => e.name === 'transformer.wte.weight')!;
-    expect([...readF32(policy, 'transformer.wte.weight', [14, 32])]).toEqual([...ckpt.models.policy.params.subarray(wte.offset, wte.offset + wte.size)]);
+    expect([...readF32(policy, 'transformer.wte.weight', [13, 32])]).toEqual([...ckpt.models.policy.params.subarray(wte.offset, wte.offset + wte.size)]);
     expect(policy.tensors.size).toBe(layout.entries.length);
     const critic = decodeSafetensors(files.get('critic.safetensors')!);
     expect(critic.tensors.get('value_head.weight')?.shape).toEqual([1, 32]);
@@ -192,16 +192,16 @@ describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
 
   it('a weight file whose tensors do not match the recorded model, even with matching sizes and hashes', async () => {
     const files = await encodeCheckpoint(checkpoint(1));
-    // lm_head [14, 32] (the first [14, 32] in the header) relabelled [32, 14]: the same bytes and header length, another shape.
+    // lm_head [13, 32] (the first [13, 32] in the header) relabelled [32, 13]: the same bytes and header length, another shape.
     const policy = new TextDecoder('latin1').decode(files.get('policy.safetensors'));
-    const swapped = new Uint8Array([...policy.replace('"shape":[14,32]', '"shape":[32,14]')].map((c) => c.charCodeAt(0)));
+    const swapped = new Uint8Array([...policy.replace('"shape":[13,32]', '"shape":[32,13]')].map((c) => c.charCodeAt(0)));
     const state = JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
     state.files['policy.safetensors'].sha256 = await sha256Hex(swapped);
     const edited = new Map(files);
     edited.set('policy.safetensors', swapped);
     edited.set(STATE_FILE, await sealStateFile(state));
     expect((await checkpointError(decodeCheckpoint(edited))).message).toMatch(
-      /^checkpoint file policy.safetensors is corrupt \(tensor "lm_head.weight" has shape \[32, 14\], expected \[14, 32\]\)/,
+      /^checkpoint file policy.safetensors is corrupt \(tensor "lm_head.weight" has shape \[32, 13\], expected \[13, 32\]\)/,
     );
   });
 
@@ -230,33 +230,41 @@ describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
     const files = await encodeCheckpoint(checkpoint(1));
     const { sha256: _, ...v1 } = { ...stateOf(files), format: 'horizon.checkpoint/1' };
     expect((await checkpointError(decodeCheckpoint(await withState(files, v1, false)))).message).toBe(
-      'checkpoint state.json has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads only horizon.checkpoint/3: start a new run.',
+      'checkpoint state.json has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads horizon.checkpoint/3 and horizon.checkpoint/2: start a new run.',
     );
   });
 
-  it('a format-2 checkpoint (models built before <unk>) is refused in one sentence', async () => {
-    const files = await encodeCheckpoint(checkpoint(1));
-    const v2 = { ...stateOf(files), format: 'horizon.checkpoint/2' };
-    expect((await checkpointError(decodeCheckpoint(await withState(files, v2)))).message).toBe(
-      'checkpoint state.json has format horizon.checkpoint/2, written before the tokenizer gained <unk>, so its models have one embedding row fewer than this version builds; this version loads only horizon.checkpoint/3: start a new run.',
+  it("a format-2 checkpoint (no vocabulary, no trainer state) loads with its recipe's vocabulary and no trainer state", async () => {
+    const ckpt = checkpoint(1);
+    const files = await encodeCheckpoint(ckpt);
+    // What format 2 wrote: no vocabulary in state.json, no trainer-state.json.
+    const { vocabulary: _, files: listed, ...rest } = stateOf(files);
+    const { [TRAINER_STATE_FILE]: __, ...v2Files } = listed;
+    const v2 = await withState(files, { ...rest, format: 'horizon.checkpoint/2', files: v2Files });
+    v2.delete(TRAINER_STATE_FILE);
+    expect(await decodeCheckpoint(v2)).toEqual({ ...ckpt, trainerState: {} });
+    // A format-3 state.json must have both.
+    const noVocabulary = await withState(files, { ...rest, files: listed });
+    expect((await checkpointError(decodeCheckpoint(noVocabulary))).message).toMatch(
+      /it records no vocabulary, which every horizon.checkpoint\/3 checkpoint has/,
     );
   });
 
   it('carries the vocabulary, and refuses to resume with another one in one sentence naming the first differing id', async () => {
     const files = await encodeCheckpoint(checkpoint(1));
-    expect(stateOf(files).vocabulary).toEqual(recipeVocabulary(recipe));
-    expect(stateOf(files).vocabulary.at(-1)).toBe('\uFFFD');
+    expect(stateOf(files).vocabulary).toEqual(['<eos>', ...'0123456789+=']);
     const other = [...recipeVocabulary(recipe)];
     other[3] = 'x';
     expect((await checkpointError(decodeCheckpoint(await withState(files, { ...stateOf(files), vocabulary: other })))).message).toBe(
-      'checkpoint state.json was written with a vocabulary of 14 tokens and this run\'s tokenizer has 14, differing first at id 3 ("x" there, "2" here), so its weights would read other characters; resume it with the Horizon version that wrote it or start a new run.',
+      'checkpoint state.json was written with a vocabulary of 13 tokens and this run\'s tokenizer has 13, differing first at id 3 ("x" there, "2" here), so its weights would read other characters; resume it with the Horizon version that wrote it or start a new run.',
     );
-    const shorter = recipeVocabulary(recipe).slice(0, -1);
-    expect((await checkpointError(decodeCheckpoint(await withState(files, { ...stateOf(files), vocabulary: shorter })))).message).toMatch(
-      /a vocabulary of 13 tokens and this run's tokenizer has 14, differing first at id 13 \(nothing there, "\uFFFD" here\)/,
+    // The vocabulary with <unk> appended: one id more.
+    const withUnk = [...recipeVocabulary(recipe), '\uFFFD'];
+    expect((await checkpointError(decodeCheckpoint(await withState(files, { ...stateOf(files), vocabulary: withUnk })))).message).toMatch(
+      /a vocabulary of 14 tokens and this run's tokenizer has 13, differing first at id 13 \("\uFFFD" there, nothing here\)/,
     );
-    await expect(encodeCheckpoint({ ...checkpoint(1), vocabulary: shorter })).rejects.toThrow(
-      "checkpoint vocabulary has 13 tokens, the policy's vocabSize is 14",
+    await expect(encodeCheckpoint({ ...checkpoint(1), vocabulary: withUnk })).rejects.toThrow(
+      "checkpoint vocabulary has 14 tokens, the policy's vocabSize is 13",
     );
   });
 
@@ -288,7 +296,7 @@ describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
   it('model sizes in state.json that its recipe does not build are refused before anything is allocated', async () => {
     const files = await encodeCheckpoint(checkpoint(1));
     for (const [key, value, message] of [
-      ['vocabSize', 2 ** 40, 'models.policy.vocabSize is 1099511627776 but its recipe builds 14'],
+      ['vocabSize', 2 ** 40, 'models.policy.vocabSize is 1099511627776 but its recipe builds 13'],
       ['layers', 3_000_000, 'models.policy.layers is 3000000 but its recipe builds 2'],
     ] as const) {
       const state = stateOf(files);

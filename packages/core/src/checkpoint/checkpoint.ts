@@ -17,11 +17,11 @@
 // own hash verified (an edited data cursor or AdamW step is refused, not trained on); the models it
 // records must be among the ones its recipe's method declares, with the configs the recipe builds; every other file is read capped at the exact size
 // those models give it, then hashed. So no file can make the loader allocate more than the recipe
-// needs. Format 3 added the vocabulary and trainer-state.json when the tokenizer gained <unk>: a
-// resume with another vocabulary is refused in one sentence (the same ids would mean other
-// characters). Formats 1 (no state hash) and 2 (models built for the vocabulary before <unk>, one
-// embedding row short) are refused with a sentence each: no shipped run data has checkpoints.
-// Models are recorded as a map from name to config, so any declared name loads.
+// needs. Format 3 added the vocabulary and trainer-state.json: a resume with another vocabulary is
+// refused in one sentence (the same ids would read other characters). Format 2 still loads: it was
+// written before any task's vocabulary changed, so its vocabulary is the one its recipe gives now,
+// and it had no trainer state. Format 1 (no state hash) is refused with a sentence. Models are
+// recorded as a map from name to config, so any declared name loads.
 // Weights travel as flat f32 buffers in the model's ParameterLayout (model/parameters.ts); the
 // files hold one tensor per parameter so a PyTorch user can load them with safetensors.torch.
 // The alignment padding between parameters is not stored and reads back as 0.
@@ -38,6 +38,8 @@ import type { Recipe } from '../recipe/schema.ts';
 import { decodeSafetensors, encodeSafetensors, readF32, type SafetensorsFile, safetensorsByteLength, type TensorToWrite } from './safetensors.ts';
 
 export const CHECKPOINT_FORMAT = 'horizon.checkpoint/3';
+/** Loads too: a format-3 checkpoint without the vocabulary (its recipe's) and trainer-state.json (empty). */
+const PREVIOUS_FORMAT = 'horizon.checkpoint/2';
 /** Named trainer state (Checkpoint.trainerState), a JSON file hashed like the tensors. */
 export const TRAINER_STATE_FILE = 'trainer-state.json';
 /** A trainer-state entry's name: a key other code looks its state up by. */
@@ -109,7 +111,7 @@ export type CheckpointModels = { policy: ModelState } & Record<string, ModelStat
 
 const StateSchema = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  format: z.literal(CHECKPOINT_FORMAT),
+  format: z.enum([CHECKPOINT_FORMAT, PREVIOUS_FORMAT]),
   step: safeUint,
   recipe: z.record(z.string(), z.unknown()),
   models: z
@@ -119,7 +121,7 @@ const StateSchema = z.strictObject({
   rng: z.record(z.string(), z.union([safeUint, z.array(safeUint)])),
   dataCursor: z.record(z.string(), safeUint),
   extra: z.record(z.string(), z.json()),
-  vocabulary: z.array(z.string()).min(1),
+  vocabulary: z.array(z.string()).min(1).optional(),
   files: z.record(z.string(), z.strictObject({ bytes: safeUint, sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
 });
 export type CheckpointStateFile = z.infer<typeof StateSchema>;
@@ -127,10 +129,12 @@ const TrainerStateSchema = z.record(z.string().regex(TRAINER_STATE_NAME, 'traine
 
 /**
  * Refuses a checkpoint whose vocabulary is not `expected` (the one this run's tokenizer has), in one
- * sentence naming the first differing id; `where` names the checkpoint.
+ * sentence naming the first differing id; `where` names the checkpoint. A checkpoint with no
+ * vocabulary (format 2, or a browser checkpoint saved before checkpoints carried one) was written
+ * before any task's vocabulary changed, so it has the one its recipe gives: it passes.
  */
 export function checkVocabulary(saved: readonly string[] | undefined, expected: readonly string[], where: string): void {
-  if (!saved) throw new CheckpointError(`${where} records no vocabulary (it was written before checkpoints carried one); start a new run.`);
+  if (!saved) return;
   const at = saved.length === expected.length ? saved.findIndex((piece, i) => piece !== expected[i]) : Math.min(saved.length, expected.length);
   if (at === -1) return;
   const piece = (list: readonly string[]) => (at < list.length ? JSON.stringify(list[at]) : 'nothing');
@@ -295,12 +299,7 @@ export async function decodeCheckpoint(
   const format = (json as { format?: unknown } | null)?.format;
   if (format === 'horizon.checkpoint/1')
     throw new CheckpointError(
-      `checkpoint ${where(STATE_FILE)} has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads only ${CHECKPOINT_FORMAT}: start a new run.`,
-      STATE_FILE,
-    );
-  if (format === 'horizon.checkpoint/2')
-    throw new CheckpointError(
-      `checkpoint ${where(STATE_FILE)} has format horizon.checkpoint/2, written before the tokenizer gained <unk>, so its models have one embedding row fewer than this version builds; this version loads only ${CHECKPOINT_FORMAT}: start a new run.`,
+      `checkpoint ${where(STATE_FILE)} has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads ${CHECKPOINT_FORMAT} and ${PREVIOUS_FORMAT}: start a new run.`,
       STATE_FILE,
     );
   const hashes = await stateHashes(stateBytes);
@@ -320,7 +319,10 @@ export async function decodeCheckpoint(
     throw new CheckpointError(`the recipe in ${where(STATE_FILE)} is not valid for this version of Horizon (${error.message.split('\n')[0]}).`, STATE_FILE);
   }
   // The vocabulary first: with another one, every size below would differ for a reason worth naming.
-  checkVocabulary(state.vocabulary, recipeVocabulary(recipe), `checkpoint ${where(STATE_FILE)}`);
+  const current = state.format === CHECKPOINT_FORMAT;
+  if (current && !state.vocabulary) corrupt(STATE_FILE, `it records no vocabulary, which every ${CHECKPOINT_FORMAT} checkpoint has`);
+  const vocabulary = state.vocabulary ?? recipeVocabulary(recipe);
+  checkVocabulary(vocabulary, recipeVocabulary(recipe), `checkpoint ${where(STATE_FILE)}`);
   // The models must be ones the recipe's method declares, with the configs the recipe builds for
   // them, before any size derived from them is trusted.
   const declared = new Map(declaredModels(recipe, recipeVocabSize(recipe)).map((model) => [model.name, model]));
@@ -336,7 +338,7 @@ export async function decodeCheckpoint(
     if (!Object.hasOwn(state.models, name)) corrupt(STATE_FILE, `it records AdamW steps for a model it does not have, "${echo(name)}"`);
   const expected = expectedFiles(state.step, state.models, Object.keys(state.adamSteps));
   for (const file of Object.keys(state.files))
-    if (!expected.has(file) && file !== TRAINER_STATE_FILE) corrupt(STATE_FILE, `it lists a file no checkpoint has, "${echo(file)}"`);
+    if (!expected.has(file) && !(current && file === TRAINER_STATE_FILE)) corrupt(STATE_FILE, `it lists a file no checkpoint has, "${echo(file)}"`);
   const bytesOf = new Map<string, Uint8Array>();
   for (const [file, size] of expected) {
     const record = state.files[file];
@@ -348,7 +350,7 @@ export async function decodeCheckpoint(
     if ((got.sha256 ?? (await sha256Hex(got.bytes))) !== record.sha256) corrupt(file, `its SHA-256 differs from the one ${STATE_FILE} recorded`);
     bytesOf.set(file, got.bytes);
   }
-  const trainerState = await readTrainerState(read, state.files[TRAINER_STATE_FILE], corrupt);
+  const trainerState = current ? await readTrainerState(read, state.files[TRAINER_STATE_FILE], corrupt) : {};
   const decode = (file: string): SafetensorsFile => {
     try {
       return decodeSafetensors(bytesOf.get(file) as Uint8Array);
@@ -388,7 +390,7 @@ export async function decodeCheckpoint(
     rng: state.rng,
     dataCursor: state.dataCursor,
     extra: state.extra as Record<string, JsonValue>,
-    vocabulary: state.vocabulary,
+    vocabulary,
     trainerState,
   };
 }

@@ -202,7 +202,7 @@ describe('a failed rollout ends alone, as a Sample with its failure', () => {
 describe('with the real tokenizer', () => {
   it('CharTokenizer over the addition vocabulary plugs in as the codec', async () => {
     const tokenizer = new CharTokenizer(ADDITION_VOCABULARY);
-    expect(tokenizer.vocabSize).toBe(14);
+    expect(tokenizer.vocabSize).toBe(13);
     const range = { minDigits: 2, maxDigits: 3 };
     const p = additionProblem(42, range);
     const sampler: BatchSampler = {

@@ -45,7 +45,7 @@ describe('checkRecipeFitsDevice', () => {
 
   it('a parameter buffer over maxBufferSize (4096 × 64 layers) is refused without allocating it', () => {
     expect(refusal(['model.policy.width=4096', 'model.policy.heads=64', 'model.policy.layers=64'])).toBe(
-      "model.policy.width: the policy's 12,888,498,176 parameters need a 48.0 GiB buffer, more than this device allows (maxBufferSize 1.0 GiB); lower model.policy.width.",
+      "model.policy.width: the policy's 12,888,489,984 parameters need a 48.0 GiB buffer, more than this device allows (maxBufferSize 1.0 GiB); lower model.policy.width.",
     );
   });
 

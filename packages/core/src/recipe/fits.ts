@@ -52,7 +52,7 @@ export const MAX_CHECKPOINT_FILE_BYTES = 2 ** 31 - 1;
 /** Typed arrays index with 32 bits in the kernels (N·V, B·H·T·T): larger counts overflow them. */
 const MAX_ELEMENTS = 2 ** 32 - 1;
 
-/** Tokens in the recipe's task vocabulary (character-level: the task's characters plus specials and <unk>). */
+/** Tokens in the recipe's task vocabulary (character-level: the task's characters plus specials, and <unk> unless it opts out). */
 export function recipeVocabSize(recipe: Recipe): number {
   return recipeVocabulary(recipe).length;
 }

@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ADDITION_VOCABULARY } from '../envs/addition.ts';
 import { CharTokenizer, PRINTABLE_ASCII, SPECIAL_TOKENS, UNK_TEXT } from './char-tokenizer.ts';
 
 const full = new CharTokenizer();
-const addition = new CharTokenizer({ characters: '0123456789+=', specialTokens: ['<eos>'] });
+const addition = new CharTokenizer(ADDITION_VOCABULARY);
+/** The addition characters with <unk> appended (the default). */
+const digits = new CharTokenizer({ characters: '0123456789+=', specialTokens: ['<eos>'] });
 
 /** Text made of the tokenizer's own characters and special-token names. */
 function textOf(tok: CharTokenizer) {
@@ -23,9 +26,9 @@ describe('character tokenizer', () => {
     expect(PRINTABLE_ASCII.length).toBe(96);
   });
 
-  it('an addition task gets a 14-token vocabulary (its 13 symbols, then <unk>); <eos> doubles as padding', () => {
-    expect(addition.vocabSize).toBe(14);
-    expect(addition.unkId).toBe(13);
+  it('an addition task gets a 13-token vocabulary, no <unk>; <eos> doubles as padding', () => {
+    expect(addition.vocabSize).toBe(13);
+    expect(addition.unkId).toBeUndefined();
     expect(addition.eosId).toBe(0);
     expect(addition.padId).toBe(0);
     expect(addition.encode('12+9=21<eos>')).toEqual([2, 3, 11, 10, 12, 3, 2, 0]);
@@ -54,19 +57,32 @@ describe('character tokenizer', () => {
     expect(full.encode('a<b <eos')).toEqual([...'a<b <eos'].map((c) => full.encode(c, { specials: false })[0]));
   });
 
-  it('a character outside the set encodes as <unk>, never throws, and decodes visibly as U+FFFD', () => {
-    // The ids of everything inside the set are the ones a tokenizer without <unk> gave (appended last).
-    expect(addition.encode('12+x=3')).toEqual([2, 3, 11, addition.unkId, 12, 4]);
-    expect(addition.decode(addition.encode('12+x=3'))).toBe(`12+${UNK_TEXT}=3`);
-    expect(addition.decode([addition.unkId], { skipSpecials: true })).toBe(UNK_TEXT);
-    expect(addition.encode(UNK_TEXT)).toEqual([addition.unkId]);
-    expect(full.encode('naïve 😀')).toEqual([...full.encode('na'), full.unkId, ...full.encode('ve '), full.unkId]);
-    expect(addition.encode('1<user>')).toEqual([2, ...new Array(6).fill(addition.unkId)]);
-    expect(full.isSpecial(full.unkId)).toBe(false);
+  it('without <unk>, names a character outside the set, with its code point and index', () => {
+    expect(() => addition.encode('12+x=3')).toThrow(
+      /text has "x" \(U\+0078\) at index 3, which is not in this tokenizer's character set \(12 characters: "0123456789\+="\) and it has no <unk>/,
+    );
+    const plain = new CharTokenizer({ unknownToken: false });
+    expect(() => plain.encode('naïve')).toThrow(/text has "ï" \(U\+00EF\) at index 2/);
+    expect(() => plain.encode('tab\there')).toThrow(/"\\t" \(U\+0009\) at index 3/);
+    expect(() => addition.encode('1<user>')).toThrow(/"<" \(U\+003C\) at index 1/);
+  });
+
+  it('with <unk>, a character outside the set encodes as <unk>, never throws, and decodes visibly as U+FFFD', () => {
+    // Appended last: every other id is the one the same set without <unk> gives.
+    expect(digits.vocabSize).toBe(14);
+    expect(digits.unkId).toBe(13);
+    expect(digits.encode('12+9=21<eos>')).toEqual(addition.encode('12+9=21<eos>'));
+    expect(digits.encode('12+x=3')).toEqual([2, 3, 11, 13, 12, 4]);
+    expect(digits.decode(digits.encode('12+x=3'))).toBe(`12+${UNK_TEXT}=3`);
+    expect(digits.decode([13], { skipSpecials: true })).toBe(UNK_TEXT);
+    expect(digits.encode(UNK_TEXT)).toEqual([13]);
+    expect(full.encode('naïve 😀\t')).toEqual([...full.encode('na'), 107, ...full.encode('ve '), 107, 107]);
+    expect(digits.encode('1<user>')).toEqual([2, 13, 13, 13, 13, 13, 13]);
+    expect(full.isSpecial(107)).toBe(false);
   });
 
   it('says which characters would become <unk>, with their code point and first index', () => {
-    expect(addition.unknownCharacters('12+x=3x\t')).toEqual([
+    expect(digits.unknownCharacters('12+x=3x\t')).toEqual([
       { character: 'x', index: 3, description: '"x" (U+0078)' },
       { character: '\t', index: 7, description: '"\\t" (U+0009)' },
     ]);
@@ -74,8 +90,9 @@ describe('character tokenizer', () => {
     expect(addition.unknownCharacters('12+9=')).toEqual([]);
   });
 
-  it('the vocabulary as pieces in id order: specials by name, characters, then <unk>', () => {
-    expect(addition.pieceList()).toEqual(['<eos>', ...'0123456789+=', UNK_TEXT]);
+  it('the vocabulary as pieces in id order: specials by name, characters, then <unk> when it has one', () => {
+    expect(addition.pieceList()).toEqual(['<eos>', ...'0123456789+=']);
+    expect(digits.pieceList()).toEqual(['<eos>', ...'0123456789+=', UNK_TEXT]);
     expect(() => new CharTokenizer({ characters: `ab${UNK_TEXT}` })).toThrow(/how <unk> decodes/);
   });
 
@@ -86,7 +103,7 @@ describe('character tokenizer', () => {
     expect(() => new CharTokenizer({ characters: 'abca' })).toThrow(/characters lists "a" \(U\+0061\) twice/);
     expect(() => new CharTokenizer({ characters: ['ab'] })).toThrow(/characters\[0\] = "ab" must be exactly one character/);
     expect(() => new CharTokenizer({ characters: '' })).toThrow(/characters must not be empty/);
-    expect(() => addition.decode([1, 14])).toThrow(/ids\[1\] = 14 is outside \[0, vocabSize = 14\)/);
+    expect(() => addition.decode([1, 13])).toThrow(/ids\[1\] = 13 is outside \[0, vocabSize = 13\)/);
     expect(() => addition.decode([0.5])).toThrow(/ids\[0\] = 0.5/);
   });
 
@@ -121,7 +138,7 @@ describe('character tokenizer', () => {
         const ids = tok.encode(text, { specials: false });
         expect(ids.length).toBe(picks.length);
         expect(tok.decode(ids)).toBe(text);
-        expect(ids.every((id) => id >= 2 && id < tok.unkId)).toBe(true);
+        expect(ids.every((id) => id >= 2 && id < (tok.unkId ?? tok.vocabSize))).toBe(true);
       }),
     );
   });

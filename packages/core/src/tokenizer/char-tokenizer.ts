@@ -4,11 +4,14 @@
 // on an embedding table of unused tokens.
 //
 // Ids: the chosen special tokens first, in the order given, then the characters in the order
-// given, then `<unk>` last: a character outside the set encodes as `<unk>` instead of throwing
-// (a tool's output or a user's message may hold anything), and appending it keeps every other id
-// where it was. `<unk>` decodes as U+FFFD "�", the mark text decoders leave for what they could not
-// map, so a lost character stays visible even when specials are skipped, and encoding that mark
-// gives `<unk>` back. `encode` parses a special written as its name (e.g. "<tool_call>") as one token; text that
+// given, then `<unk>` last unless the vocabulary opts out: a character outside the set encodes as
+// `<unk>` instead of throwing (a tool's output or a user's message may hold anything), and appending
+// it keeps every other id where it was. `<unk>` decodes as U+FFFD "�", the mark text decoders leave
+// for what they could not map, so a lost character stays visible even when specials are skipped, and
+// encoding that mark gives `<unk>` back. A vocabulary whose text is all its own (addition writes
+// only digits, '+' and '=') may leave `<unk>` out: the extra id would be one more embedding row and
+// logit, which moves every number a model of it trains to. Without `<unk>`, a character outside the
+// set is an error naming it. `encode` parses a special written as its name (e.g. "<tool_call>") as one token; text that
 // did not come from the policy or the environment's own markup (a file's contents, a user's
 // message) should be encoded with { specials: false } so it cannot forge a turn or a tool result.
 
@@ -53,6 +56,8 @@ export interface CharTokenizerOptions {
   characters?: string | readonly string[];
   /** A subset of SPECIAL_TOKENS that must include "<eos>". Default: all of them. */
   specialTokens?: readonly string[];
+  /** Append `<unk>` after the characters, for characters outside the set (default true). */
+  unknownToken?: boolean;
 }
 
 export interface EncodeOptions {
@@ -79,8 +84,8 @@ export class CharTokenizer {
   readonly eosId: number;
   /** Id of "<pad>" when present, else of "<eos>": padding is masked out of every loss, so any id works. */
   readonly padId: number;
-  /** Id of "<unk>" (vocabSize − 1): what a character outside the set encodes as. */
-  readonly unkId: number;
+  /** Id of "<unk>" (vocabSize − 1), what a character outside the set encodes as; undefined when the vocabulary leaves it out. */
+  readonly unkId: number | undefined;
   private readonly charIds = new Map<string, number>();
   private readonly specialIds = new Map<string, number>();
   private readonly pieces: string[];
@@ -106,9 +111,10 @@ export class CharTokenizer {
     }
     this.specialTokens = specials as readonly SpecialToken[];
     this.characters = chars;
-    this.pieces = [...specials, ...chars, UNK_TEXT];
+    const unknown = options.unknownToken ?? true;
+    this.pieces = [...specials, ...chars, ...(unknown ? [UNK_TEXT] : [])];
     this.vocabSize = this.pieces.length;
-    this.unkId = this.vocabSize - 1;
+    this.unkId = unknown ? this.vocabSize - 1 : undefined;
     this.eosId = this.specialIds.get('<eos>')!;
     this.padId = this.specialIds.get('<pad>') ?? this.eosId;
   }
@@ -133,7 +139,10 @@ export class CharTokenizer {
     return [...this.pieces];
   }
 
-  /** Text → ids; a character outside the set becomes `<unk>` (see `unknownCharacters` to find them). */
+  /**
+   * Text → ids; a character outside the set becomes `<unk>` (`unknownCharacters` finds them), or,
+   * in a vocabulary without `<unk>`, is a RangeError naming it and where it is.
+   */
   encode(text: string, options: EncodeOptions = {}): number[] {
     const parseSpecials = options.specials ?? true;
     const ids: number[] = [];
@@ -148,7 +157,14 @@ export class CharTokenizer {
         }
       }
       const ch = String.fromCodePoint(text.codePointAt(i)!);
-      ids.push(this.charIds.get(ch) ?? this.unkId);
+      const id = this.charIds.get(ch) ?? this.unkId;
+      if (id === undefined) {
+        const set = this.characters.length <= 40 ? `: ${JSON.stringify(this.characters.join(''))}` : '';
+        throw new RangeError(
+          `text has ${show(ch)} at index ${i}, which is not in this tokenizer's character set (${this.characters.length} characters${set}) and it has no <unk>`,
+        );
+      }
+      ids.push(id);
       i += ch.length;
     }
     return ids;

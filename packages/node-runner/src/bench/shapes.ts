@@ -1,6 +1,5 @@
 // The shapes the bench measures: the default recipe's policy (add-ppo: 2 layers, 4 heads, width 32,
-// V = 13, the addition vocabulary before <unk> was appended, kept so docs/bench-swiftshader.md stays
-// comparable) at one update minibatch of it (64 rollouts × 12 positions =
+// the 13-symbol addition vocabulary) at one update minibatch of it (64 rollouts × 12 positions =
 // 768 rows). Every section derives its sizes from one `BenchModelShape`.
 //
 // Shape legend: B batch · T tokens (= contextLength) · D width · H heads · L layers · V vocabulary

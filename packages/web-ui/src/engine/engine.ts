@@ -236,7 +236,7 @@ export class Engine implements EngineApi {
     const sets = [...(request.seed !== undefined ? [`seed=${request.seed}`] : []), ...request.sets];
     const { recipe } = resolveRecipe({ preset: request.recipe, sets });
     const from = await this.store.loadCheckpoint(id);
-    // A checkpoint of another vocabulary (one saved before <unk> was appended) is refused before any row is cut.
+    // A checkpoint of another vocabulary is refused before any row is cut.
     if (from) checkVocabulary(from.checkpoint.vocabulary, recipeVocabulary(recipe), `the checkpoint of run "${run.summary.name}"`);
     await this.reset();
     const records = from?.records ?? 0;
