@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Checkpoint, modelConfigs, parameterLayout, recipeVocabSize, resolveRecipe, saveCheckpoint } from '@horizon/core';
+import { type Checkpoint, modelConfigs, parameterLayout, recipeVocabSize, recipeVocabulary, resolveRecipe, saveCheckpoint } from '@horizon/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DirectoryCheckpointStore } from '../../packages/node-runner/src/run/checkpoint-store.ts';
 import { SHORT_TINY_FLAGS } from '../support/recipes.ts';
@@ -158,6 +158,8 @@ describe('a damaged checkpoint is one sentence naming the file', () => {
       rng: {},
       dataCursor: { train: 16 },
       extra: {},
+      vocabulary: recipeVocabulary(recipe),
+      trainerState: {},
     };
   };
 

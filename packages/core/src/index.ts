@@ -21,6 +21,7 @@ export {
   type CheckpointModels,
   type CheckpointReader,
   type CheckpointStateFile,
+  checkVocabulary,
   decodeCheckpoint,
   encodeCheckpoint,
   MAX_STATE_BYTES,
@@ -31,6 +32,7 @@ export {
   STATE_FILE,
   sealStateFile,
   sha256Hex,
+  TRAINER_STATE_FILE,
 } from './checkpoint/checkpoint.ts';
 export {
   DTYPE_BYTES,
@@ -64,7 +66,28 @@ export {
 } from './envs/addition.ts';
 export type { ActionEnding, Environment, JsonValue, MaybePromise, SftExample, StepResult, Vocabulary } from './envs/environment.ts';
 export { type BatchSampler, collectRollouts, type EpisodeRequest, type Generation, type RolloutLimits, type TokenCodec } from './envs/episode.ts';
-export { actionTokenCount, type PackedBatch, packSamples, type Sample, SampleBuilder, type StepReward, type Turn, tokenRewards } from './envs/sample.ts';
+export {
+  type ActionKind,
+  actionTokenCount,
+  type ContextOptions,
+  checkSampleMasks,
+  ENVIRONMENT_KINDS,
+  failedSample,
+  KIND_CODE,
+  maskOfKinds,
+  type ObservationKind,
+  type PackedBatch,
+  packSamples,
+  type RolloutFailure,
+  type Sample,
+  SampleBuilder,
+  type StepReward,
+  TOKEN_KINDS,
+  type TokenKind,
+  TRAINABLE_KINDS,
+  type Turn,
+  tokenRewards,
+} from './envs/sample.ts';
 export { EVAL_SEED_SALT, episodeSeed, mixSeed, SEED_STREAM, type SeedStream } from './envs/seeds.ts';
 export {
   type AdditionTaskConfig,
@@ -161,7 +184,15 @@ export {
   recipeField,
   recipeFieldsHelp,
 } from './recipe/fields.ts';
-export { checkRecipeFitsDevice, type FitLimits, type FitOptions, MAX_CHECKPOINT_FILE_BYTES, type RecipeFootprint, recipeVocabSize } from './recipe/fits.ts';
+export {
+  checkRecipeFitsDevice,
+  type FitLimits,
+  type FitOptions,
+  MAX_CHECKPOINT_FILE_BYTES,
+  type RecipeFootprint,
+  recipeVocabSize,
+  recipeVocabulary,
+} from './recipe/fits.ts';
 export { methodFieldIssues } from './recipe/method-field-check.ts';
 export { METHOD_FIELDS, methodFieldsSummary, methodsReading } from './recipe/method-fields.ts';
 export { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, type Preset, type PresetName } from './recipe/presets.ts';
@@ -197,6 +228,8 @@ export {
   PRINTABLE_ASCII,
   SPECIAL_TOKENS,
   type SpecialToken,
+  UNK_TEXT,
+  UNK_TOKEN,
 } from './tokenizer/char-tokenizer.ts';
 export { checkFiniteWeights, DivergedError, divergence, isDivergedError } from './train/divergence.ts';
 export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
@@ -204,9 +237,12 @@ export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
 export { type LabelledExample, labelledBatch, labelledFileOf, parseLabelledFile } from './train/labelled-examples.ts';
 export { type MismatchedRows, mismatchedRows } from './train/mismatched-rows.ts';
 export { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM, shuffled } from './train/rl-iteration.ts';
+export { MISMATCH_THRESHOLD, rolloutMismatch, truncatedIsAdvantages } from './train/rollout-mismatch.ts';
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';
 export { type SftBatch, SftStepper, sftBatch } from './train/sft.ts';
 export { checkpointPhase, type MetricsAt, Trainer, type TrainerHooks } from './train/trainer.ts';
+export { TrainerState, type TrainerStatePart } from './train/trainer-state.ts';
 export { type Minibatch, type StepMetrics, type StepOptions, UpdateSteps } from './train/update-steps.ts';
+export { minibatchBounds, type RolloutSelection, type SelectionOptions, selectTrainable } from './train/valid-rollouts.ts';
 export { closestMatch, didYouMean, editDistance } from './util/suggest.ts';

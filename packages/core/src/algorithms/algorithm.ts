@@ -84,6 +84,8 @@ export interface Algorithm {
   /** Every model the method needs during RL, the policy first. */
   readonly models: readonly ModelDeclaration[];
   readonly scores: readonly ScoreName[];
+  /** Its advantages compare the rollouts of one prompt (GRPO, RLOO): a group with fewer than 2 valid rollouts is dropped. */
+  readonly grouped?: boolean;
   advantages(inputs: AdvantageInputs): Promise<AdvantageResult>;
   /** The models trained in iteration `iteration` (0-based) and their terms, in the order they step on each minibatch. */
   updates(recipe: Recipe, iteration: number): readonly ModelUpdate[];

@@ -13,6 +13,7 @@ export const drGrpo: Algorithm = {
   name: 'dr-grpo',
   models: [POLICY, REFERENCE],
   scores: [],
+  grouped: true,
   advantages: (inputs) => groupAdvantages(inputs, 'dr-grpo'),
   updates: ({ rl }) => [clippedPolicyUpdate(rl)],
 };

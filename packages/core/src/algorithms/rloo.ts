@@ -13,6 +13,7 @@ export const rloo: Algorithm = {
   name: 'rloo',
   models: [POLICY, REFERENCE],
   scores: [],
+  grouped: true,
   advantages: (inputs) => groupAdvantages(inputs, 'rloo'),
   updates: ({ rl }) => [clippedPolicyUpdate(rl)],
 };

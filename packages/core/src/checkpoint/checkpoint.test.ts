@@ -5,7 +5,7 @@ import { isInputError } from '../errors.ts';
 import type { GptConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/parameters.ts';
 import { modelConfigs } from '../recipe/checks.ts';
-import { recipeVocabSize } from '../recipe/fits.ts';
+import { recipeVocabSize, recipeVocabulary } from '../recipe/fits.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
 import {
   type Checkpoint,
@@ -18,6 +18,7 @@ import {
   STATE_FILE,
   sealStateFile,
   sha256Hex,
+  TRAINER_STATE_FILE,
 } from './checkpoint.ts';
 import { decodeSafetensors, readF32 } from './safetensors.ts';
 import { type CheckpointStore, checkResumeRecipe, loadCheckpoint, MemoryCheckpointStore, saveCheckpoint } from './store.ts';
@@ -48,6 +49,8 @@ function checkpoint(step: number): Checkpoint {
     rng: { sampler: [1, 2, step * 10], init: 12345 },
     dataCursor: { train: step * 8, sft: 160 },
     extra: { phase: 'rl', best: { held_out: 0.25 } },
+    vocabulary: recipeVocabulary(recipe),
+    trainerState: {},
   };
 }
 
@@ -66,7 +69,14 @@ describe('checkpoint files', () => {
   it('round-trips weights, AdamW moments, RNG states, cursors and extras exactly', async () => {
     const ckpt = checkpoint(4);
     const files = await encodeCheckpoint(ckpt);
-    expect([...files.keys()]).toEqual(['policy.safetensors', 'critic.safetensors', 'reference.safetensors', 'optimizer.safetensors', STATE_FILE]);
+    expect([...files.keys()]).toEqual([
+      'policy.safetensors',
+      'critic.safetensors',
+      'reference.safetensors',
+      'optimizer.safetensors',
+      TRAINER_STATE_FILE,
+      STATE_FILE,
+    ]);
     const back = await decodeCheckpoint(files);
     expect(back).toEqual(ckpt);
     expect(back.models.reference?.adam).toBeUndefined();
@@ -89,7 +99,7 @@ describe('checkpoint files', () => {
     expect(optimizer.tensors.has('critic.exp_avg_sq.value_head.bias')).toBe(true);
     expect([...optimizer.tensors.keys()].some((k) => k.startsWith('reference.'))).toBe(false);
     const state = JSON.parse(new TextDecoder().decode(files.get(STATE_FILE)));
-    expect(state).toMatchObject({ format: 'horizon.checkpoint/2', step: 1, adamSteps: { policy: 2, critic: 3 }, recipe: { name: 'tiny' } });
+    expect(state).toMatchObject({ format: 'horizon.checkpoint/3', step: 1, adamSteps: { policy: 2, critic: 3 }, recipe: { name: 'tiny' } });
     expect(state.files['policy.safetensors'].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -170,7 +180,7 @@ describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
       /^checkpoint file critic.safetensors is corrupt \(100 bytes, state.json recorded \d+\)/,
     );
     const garbled = new Map(files);
-    garbled.set(STATE_FILE, new TextEncoder().encode('{"format": "horizon.checkpoint/2", '));
+    garbled.set(STATE_FILE, new TextEncoder().encode('{"format": "horizon.checkpoint/3", '));
     expect((await checkpointError(decodeCheckpoint(garbled))).message).toBe(
       'checkpoint file state.json is corrupt (not valid JSON); resume from an earlier checkpoint or start a new run.',
     );
@@ -220,8 +230,67 @@ describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
     const files = await encodeCheckpoint(checkpoint(1));
     const { sha256: _, ...v1 } = { ...stateOf(files), format: 'horizon.checkpoint/1' };
     expect((await checkpointError(decodeCheckpoint(await withState(files, v1, false)))).message).toBe(
-      'checkpoint state.json has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads only horizon.checkpoint/2: start a new run.',
+      'checkpoint state.json has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads horizon.checkpoint/3 and horizon.checkpoint/2: start a new run.',
     );
+  });
+
+  it("a format-2 checkpoint (no vocabulary, no trainer state) loads with its recipe's vocabulary and no trainer state", async () => {
+    const ckpt = checkpoint(1);
+    const files = await encodeCheckpoint(ckpt);
+    // What format 2 wrote: no vocabulary in state.json, no trainer-state.json.
+    const { vocabulary: _, files: listed, ...rest } = stateOf(files);
+    const { [TRAINER_STATE_FILE]: __, ...v2Files } = listed;
+    const v2 = await withState(files, { ...rest, format: 'horizon.checkpoint/2', files: v2Files });
+    v2.delete(TRAINER_STATE_FILE);
+    expect(await decodeCheckpoint(v2)).toEqual({ ...ckpt, trainerState: {} });
+    // A format-3 state.json must have both.
+    const noVocabulary = await withState(files, { ...rest, files: listed });
+    expect((await checkpointError(decodeCheckpoint(noVocabulary))).message).toMatch(
+      /it records no vocabulary, which every horizon.checkpoint\/3 checkpoint has/,
+    );
+  });
+
+  it('carries the vocabulary, and refuses to resume with another one in one sentence naming the first differing id', async () => {
+    const files = await encodeCheckpoint(checkpoint(1));
+    expect(stateOf(files).vocabulary).toEqual(['<eos>', ...'0123456789+=']);
+    const other = [...recipeVocabulary(recipe)];
+    other[3] = 'x';
+    expect((await checkpointError(decodeCheckpoint(await withState(files, { ...stateOf(files), vocabulary: other })))).message).toBe(
+      'checkpoint state.json was written with a vocabulary of 13 tokens and this run\'s tokenizer has 13, differing first at id 3 ("x" there, "2" here), so its weights would read other characters; resume it with the Horizon version that wrote it or start a new run.',
+    );
+    // The vocabulary with <unk> appended: one id more.
+    const withUnk = [...recipeVocabulary(recipe), '\uFFFD'];
+    expect((await checkpointError(decodeCheckpoint(await withState(files, { ...stateOf(files), vocabulary: withUnk })))).message).toMatch(
+      /a vocabulary of 14 tokens and this run's tokenizer has 13, differing first at id 13 \("\uFFFD" there, nothing here\)/,
+    );
+    await expect(encodeCheckpoint({ ...checkpoint(1), vocabulary: withUnk })).rejects.toThrow(
+      "checkpoint vocabulary has 14 tokens, the policy's vocabSize is 13",
+    );
+  });
+
+  it('named trainer state round-trips as trainer-state.json, hashed in state.json like the tensors', async () => {
+    const trainerState = { lag: { ring: [3, 1, 2], head: 1 }, 'kto.z0': 0.125, stats: { count: 7, mean: -0.5, seen: [true, null, 'a'] } };
+    const files = await encodeCheckpoint({ ...checkpoint(1), trainerState });
+    expect(JSON.parse(new TextDecoder().decode(files.get(TRAINER_STATE_FILE)))).toEqual(trainerState);
+    const record = stateOf(files).files[TRAINER_STATE_FILE];
+    expect(record).toEqual({ bytes: files.get(TRAINER_STATE_FILE)!.length, sha256: await sha256Hex(files.get(TRAINER_STATE_FILE)!) });
+    expect((await decodeCheckpoint(files)).trainerState).toEqual(trainerState);
+    // An edit to the blob, even one that keeps its length, is refused like a damaged tensor.
+    const text = new TextDecoder().decode(files.get(TRAINER_STATE_FILE));
+    const edited = new Map(files).set(TRAINER_STATE_FILE, new TextEncoder().encode(text.replace('"head":1', '"head":2')));
+    expect((await checkpointError(decodeCheckpoint(edited))).message).toBe(
+      'checkpoint file trainer-state.json is corrupt (its SHA-256 differs from the one state.json recorded); resume from an earlier checkpoint or start a new run.',
+    );
+    const missing = new Map(files);
+    missing.delete(TRAINER_STATE_FILE);
+    expect((await checkpointError(decodeCheckpoint(missing))).message).toMatch(/checkpoint file trainer-state.json is missing/);
+    const { [TRAINER_STATE_FILE]: _, ...otherFiles } = stateOf(files).files;
+    expect((await checkpointError(decodeCheckpoint(await withState(files, { ...stateOf(files), files: otherFiles })))).message).toMatch(
+      /it lists no trainer-state.json, which every horizon.checkpoint\/3 checkpoint has/,
+    );
+    // What could not be loaded back is not written.
+    await expect(encodeCheckpoint({ ...checkpoint(1), trainerState: { Bad: 1 } })).rejects.toThrow(/trainer state is not storable: Bad/);
+    await expect(encodeCheckpoint({ ...checkpoint(1), trainerState: { x: Number.NaN } })).rejects.toThrow(/trainer state is not storable: x/);
   });
 
   it('model sizes in state.json that its recipe does not build are refused before anything is allocated', async () => {

@@ -7,17 +7,21 @@
 //                           critic.safetensors (same naming with value_head.*); an SFT checkpoint
 //                           holds the policy alone
 //   optimizer.safetensors   AdamW moments as PyTorch names them: "policy.exp_avg.<param>", "policy.exp_avg_sq.<param>"
-//   state.json              its own SHA-256 (first key), format, step, recipe, model configs, AdamW
-//                           step counts, every RNG state, data cursors, trainer extras, and the size
-//                           and SHA-256 of every other file
+//   trainer-state.json      named trainer state other than weights, JSON (a rollout-lag ring buffer's
+//                           cursor, KTO's reference point, running statistics): `trainerState`
+//   state.json              its own SHA-256 (first key), format, step, recipe, the vocabulary (token
+//                           texts in id order), model configs, AdamW step counts, every RNG state,
+//                           data cursors, trainer extras, and the size and SHA-256 of every other file
 //
 // Loading trusts nothing it has not checked (docs/reliability.md §3.3): state.json is read with a small cap and its
 // own hash verified (an edited data cursor or AdamW step is refused, not trained on); the models it
 // records must be among the ones its recipe's method declares, with the configs the recipe builds; every other file is read capped at the exact size
 // those models give it, then hashed. So no file can make the loader allocate more than the recipe
-// needs. Format 1 (no state hash) is refused with a sentence: no shipped run data has checkpoints.
-// Format 2 always recorded its models as a map from name to config, so opening it to any declared
-// name kept the format: PPO, GRPO and RLOO checkpoints written before the Algorithm seam still load.
+// needs. Format 3 added the vocabulary and trainer-state.json: a resume with another vocabulary is
+// refused in one sentence (the same ids would read other characters). Format 2 still loads: it was
+// written before any task's vocabulary changed, so its vocabulary is the one its recipe gives now,
+// and it had no trainer state. Format 1 (no state hash) is refused with a sentence. Models are
+// recorded as a map from name to config, so any declared name loads.
 // Weights travel as flat f32 buffers in the model's ParameterLayout (model/parameters.ts); the
 // files hold one tensor per parameter so a PyTorch user can load them with safetensors.torch.
 // The alignment padding between parameters is not stored and reads back as 0.
@@ -28,12 +32,18 @@ import type { JsonValue } from '../envs/environment.ts';
 import { echo, InputError, jsonDepthExceeds } from '../errors.ts';
 import type { GptConfig } from '../model/config.ts';
 import { type ParameterLayout, parameterLayout } from '../model/parameters.ts';
-import { recipeVocabSize } from '../recipe/fits.ts';
+import { recipeVocabSize, recipeVocabulary } from '../recipe/fits.ts';
 import { RecipeError, validateRecipe } from '../recipe/resolve.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { decodeSafetensors, encodeSafetensors, readF32, type SafetensorsFile, safetensorsByteLength, type TensorToWrite } from './safetensors.ts';
 
-export const CHECKPOINT_FORMAT = 'horizon.checkpoint/2';
+export const CHECKPOINT_FORMAT = 'horizon.checkpoint/3';
+/** Loads too: a format-3 checkpoint without the vocabulary (its recipe's) and trainer-state.json (empty). */
+const PREVIOUS_FORMAT = 'horizon.checkpoint/2';
+/** Named trainer state (Checkpoint.trainerState), a JSON file hashed like the tensors. */
+export const TRAINER_STATE_FILE = 'trainer-state.json';
+/** A trainer-state entry's name: a key other code looks its state up by. */
+export const TRAINER_STATE_NAME = /^[a-z][a-zA-Z0-9._-]{0,63}$/;
 /** state.json holds a recipe, configs and a few counters: kilobytes. Anything past this is not one. */
 export const MAX_STATE_BYTES = 4 * 1024 * 1024;
 /** Nesting state.json needs (the recipe is 3 deep, extras a little more); deeper is refused before validation. */
@@ -80,8 +90,12 @@ export interface Checkpoint {
   rng: Record<string, RngState>;
   /** Positions in every data stream, by name (e.g. train: next episode index, sft: next example). */
   dataCursor: Record<string, number>;
-  /** Anything else the trainer must restore (phase, running statistics), JSON only. */
+  /** The trainer's own bookkeeping (phase, SFT steps, elapsed seconds), JSON only. */
   extra: Record<string, JsonValue>;
+  /** The tokenizer's vocabulary, token texts in id order (CharTokenizer.pieceList): a resume with another is refused. */
+  vocabulary: string[];
+  /** Named state of the training components (train/trainer-state.ts), JSON only, stored in trainer-state.json. */
+  trainerState: Record<string, JsonValue>;
 }
 
 const safeUint = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -97,7 +111,7 @@ export type CheckpointModels = { policy: ModelState } & Record<string, ModelStat
 
 const StateSchema = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  format: z.literal(CHECKPOINT_FORMAT),
+  format: z.enum([CHECKPOINT_FORMAT, PREVIOUS_FORMAT]),
   step: safeUint,
   recipe: z.record(z.string(), z.unknown()),
   models: z
@@ -107,9 +121,27 @@ const StateSchema = z.strictObject({
   rng: z.record(z.string(), z.union([safeUint, z.array(safeUint)])),
   dataCursor: z.record(z.string(), safeUint),
   extra: z.record(z.string(), z.json()),
+  vocabulary: z.array(z.string()).min(1).optional(),
   files: z.record(z.string(), z.strictObject({ bytes: safeUint, sha256: z.string().regex(/^[0-9a-f]{64}$/) })),
 });
 export type CheckpointStateFile = z.infer<typeof StateSchema>;
+const TrainerStateSchema = z.record(z.string().regex(TRAINER_STATE_NAME, 'trainer-state names start with a lowercase letter'), z.json());
+
+/**
+ * Refuses a checkpoint whose vocabulary is not `expected` (the one this run's tokenizer has), in one
+ * sentence naming the first differing id; `where` names the checkpoint. A checkpoint with no
+ * vocabulary (format 2, or a browser checkpoint saved before checkpoints carried one) was written
+ * before any task's vocabulary changed, so it has the one its recipe gives: it passes.
+ */
+export function checkVocabulary(saved: readonly string[] | undefined, expected: readonly string[], where: string): void {
+  if (!saved) return;
+  const at = saved.length === expected.length ? saved.findIndex((piece, i) => piece !== expected[i]) : Math.min(saved.length, expected.length);
+  if (at === -1) return;
+  const piece = (list: readonly string[]) => (at < list.length ? JSON.stringify(list[at]) : 'nothing');
+  throw new CheckpointError(
+    `${where} was written with a vocabulary of ${saved.length} tokens and this run's tokenizer has ${expected.length}, differing first at id ${at} (${piece(saved)} there, ${piece(expected)} here), so its weights would read other characters; resume it with the Horizon version that wrote it or start a new run.`,
+  );
+}
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>);
@@ -154,6 +186,17 @@ export async function encodeCheckpoint(ckpt: Checkpoint): Promise<Map<string, Ui
     }
   }
   if (Object.keys(optimizer).length > 0) files.set('optimizer.safetensors', encodeSafetensors(optimizer, meta));
+  if (ckpt.vocabulary.length !== ckpt.models.policy.config.vocabSize)
+    throw new RangeError(`checkpoint vocabulary has ${ckpt.vocabulary.length} tokens, the policy's vocabSize is ${ckpt.models.policy.config.vocabSize}`);
+  const trainerState = TrainerStateSchema.safeParse(ckpt.trainerState);
+  if (!trainerState.success)
+    throw new RangeError(`checkpoint trainer state is not storable: ${trainerState.error.issues[0].path.join('.')} ${trainerState.error.issues[0].message}`);
+  // Refused here rather than written and then refused on resume.
+  if (jsonDepthExceeds(ckpt.trainerState, MAX_STATE_DEPTH)) throw new RangeError(`checkpoint trainer state nests more than ${MAX_STATE_DEPTH} levels deep`);
+  const trainerStateBytes = new TextEncoder().encode(`${JSON.stringify(ckpt.trainerState)}\n`);
+  if (trainerStateBytes.length > MAX_STATE_BYTES)
+    throw new RangeError(`checkpoint trainer state is ${trainerStateBytes.length} bytes as JSON, more than the ${MAX_STATE_BYTES} a state file holds`);
+  files.set(TRAINER_STATE_FILE, trainerStateBytes);
   const hashes: Record<string, { bytes: number; sha256: string }> = {};
   for (const [name, bytes] of files) hashes[name] = { bytes: bytes.length, sha256: await sha256Hex(bytes) };
   const state: CheckpointStateFile = {
@@ -166,6 +209,7 @@ export async function encodeCheckpoint(ckpt: Checkpoint): Promise<Map<string, Ui
     rng: ckpt.rng,
     dataCursor: ckpt.dataCursor,
     extra: ckpt.extra,
+    vocabulary: ckpt.vocabulary,
     files: hashes,
   };
   const parsed = StateSchema.safeParse(state);
@@ -255,7 +299,7 @@ export async function decodeCheckpoint(
   const format = (json as { format?: unknown } | null)?.format;
   if (format === 'horizon.checkpoint/1')
     throw new CheckpointError(
-      `checkpoint ${where(STATE_FILE)} has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads only ${CHECKPOINT_FORMAT}: start a new run.`,
+      `checkpoint ${where(STATE_FILE)} has format horizon.checkpoint/1, whose state.json carries no hash, so an edit to it cannot be detected; this version loads ${CHECKPOINT_FORMAT} and ${PREVIOUS_FORMAT}: start a new run.`,
       STATE_FILE,
     );
   const hashes = await stateHashes(stateBytes);
@@ -274,6 +318,11 @@ export async function decodeCheckpoint(
     if (!(error instanceof RecipeError)) throw error;
     throw new CheckpointError(`the recipe in ${where(STATE_FILE)} is not valid for this version of Horizon (${error.message.split('\n')[0]}).`, STATE_FILE);
   }
+  // The vocabulary first: with another one, every size below would differ for a reason worth naming.
+  const current = state.format === CHECKPOINT_FORMAT;
+  if (current && !state.vocabulary) corrupt(STATE_FILE, `it records no vocabulary, which every ${CHECKPOINT_FORMAT} checkpoint has`);
+  const vocabulary = state.vocabulary ?? recipeVocabulary(recipe);
+  checkVocabulary(vocabulary, recipeVocabulary(recipe), `checkpoint ${where(STATE_FILE)}`);
   // The models must be ones the recipe's method declares, with the configs the recipe builds for
   // them, before any size derived from them is trusted.
   const declared = new Map(declaredModels(recipe, recipeVocabSize(recipe)).map((model) => [model.name, model]));
@@ -288,7 +337,8 @@ export async function decodeCheckpoint(
   for (const name of Object.keys(state.adamSteps))
     if (!Object.hasOwn(state.models, name)) corrupt(STATE_FILE, `it records AdamW steps for a model it does not have, "${echo(name)}"`);
   const expected = expectedFiles(state.step, state.models, Object.keys(state.adamSteps));
-  for (const file of Object.keys(state.files)) if (!expected.has(file)) corrupt(STATE_FILE, `it lists a file no checkpoint has, "${echo(file)}"`);
+  for (const file of Object.keys(state.files))
+    if (!expected.has(file) && !(current && file === TRAINER_STATE_FILE)) corrupt(STATE_FILE, `it lists a file no checkpoint has, "${echo(file)}"`);
   const bytesOf = new Map<string, Uint8Array>();
   for (const [file, size] of expected) {
     const record = state.files[file];
@@ -300,6 +350,7 @@ export async function decodeCheckpoint(
     if ((got.sha256 ?? (await sha256Hex(got.bytes))) !== record.sha256) corrupt(file, `its SHA-256 differs from the one ${STATE_FILE} recorded`);
     bytesOf.set(file, got.bytes);
   }
+  const trainerState = current ? await readTrainerState(read, state.files[TRAINER_STATE_FILE], corrupt) : {};
   const decode = (file: string): SafetensorsFile => {
     try {
       return decodeSafetensors(bytesOf.get(file) as Uint8Array);
@@ -339,5 +390,36 @@ export async function decodeCheckpoint(
     rng: state.rng,
     dataCursor: state.dataCursor,
     extra: state.extra as Record<string, JsonValue>,
+    vocabulary,
+    trainerState,
   };
+}
+
+/** trainer-state.json, capped at what state.json recorded for it (at most MAX_STATE_BYTES), hashed, parsed and checked. */
+async function readTrainerState(
+  read: CheckpointReader,
+  record: { bytes: number; sha256: string } | undefined,
+  corrupt: (file: string, why: string) => never,
+): Promise<Record<string, JsonValue>> {
+  const file = TRAINER_STATE_FILE;
+  if (!record) return corrupt(STATE_FILE, `it lists no ${file}, which every ${CHECKPOINT_FORMAT} checkpoint has`);
+  if (record.bytes > MAX_STATE_BYTES)
+    return corrupt(STATE_FILE, `it records ${record.bytes} bytes for ${file}, more than the ${MAX_STATE_BYTES} a state file holds`);
+  const got = await read(file, record.bytes);
+  if (!('bytes' in got)) return corrupt(file, `${got.size} bytes, ${STATE_FILE} recorded ${record.bytes}`);
+  if (got.bytes.length !== record.bytes) return corrupt(file, `${got.bytes.length} bytes, ${STATE_FILE} recorded ${record.bytes}`);
+  if ((got.sha256 ?? (await sha256Hex(got.bytes))) !== record.sha256) return corrupt(file, `its SHA-256 differs from the one ${STATE_FILE} recorded`);
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(got.bytes));
+  } catch {
+    return corrupt(file, 'not valid JSON');
+  }
+  if (jsonDepthExceeds(json, MAX_STATE_DEPTH)) return corrupt(file, `it nests more than ${MAX_STATE_DEPTH} levels deep`);
+  const parsed = TrainerStateSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return corrupt(file, `${echo(issue.path.join('.')) || 'the file'}: ${echo(issue.message)}`);
+  }
+  return parsed.data as Record<string, JsonValue>;
 }

@@ -24,10 +24,14 @@ export interface AdditionProblem {
   answer: string;
 }
 
-/** Digits, '+', '='; the end-of-sequence token is the only special token. */
+/**
+ * Digits, '+', '='; the end-of-sequence token is the only special token. No `<unk>`: every prompt
+ * and answer is the environment's own text, and one more id would move every trained number.
+ */
 export const ADDITION_VOCABULARY: Vocabulary = {
   characters: [...'0123456789+='],
   specialTokens: ['<eos>'],
+  unknownToken: false,
 };
 
 /** Largest operand length accepted; keeps prompts within any context this project trains. */

@@ -47,6 +47,8 @@ export interface Vocabulary {
   characters: readonly string[];
   /** Special tokens by name (tokenizer/char-tokenizer.ts SPECIAL_TOKENS); must include "<eos>". */
   specialTokens: readonly string[];
+  /** Append `<unk>` for characters outside the set (default true); false only where all text is the environment's own. */
+  unknownToken?: boolean;
 }
 
 /** One supervised example for the SFT warm start: train on `completion` followed by end-of-sequence. */

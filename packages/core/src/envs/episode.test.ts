@@ -154,6 +154,51 @@ describe('collectRollouts', () => {
   });
 });
 
+describe('a failed rollout ends alone, as a Sample with its failure', () => {
+  /** The tool environment, except that step `failOn` (1-based) throws. */
+  class FlakyEnv extends ToolEnv {
+    private steps = 0;
+    constructor(private readonly failOn: number) {
+      super();
+    }
+    override step(action: string, ending: ActionEnding): StepResult {
+      if (++this.steps === this.failOn) throw new Error('the tool crashed');
+      return super.step(action, ending);
+    }
+  }
+  const limits = { contextLength: 64, maxNewTokens: 16, maxTurns: 3 };
+  const script = scripted((ctx) => (ctx.endsWith('=pong;') ? { text: 'pong', ending: 'eos' } : { text: '<c>ping</c>', ending: 'stop' }));
+
+  it('an environment that throws in step or reset fails that rollout; the others run on', async () => {
+    const failing = { reset: () => Promise.reject(new Error('no such task')), step: () => ({ reward: 0, done: true, info: {} }), name: 'x', stopStrings: [] };
+    const requests = [new ToolEnv(), new FlakyEnv(2), failing as Environment, new ToolEnv()].map((env, i) => ({ env, seed: i, rolloutId: i, groupId: 0 }));
+    const samples = await collectRollouts(requests, codec, script, limits);
+    expect(samples.map((s) => s.failure?.source ?? 'ok')).toEqual(['ok', 'environment', 'environment', 'ok']);
+    expect(samples[1].failure?.message).toBe('step failed: the tool crashed');
+    expect(samples[2].failure?.message).toBe('reset(2) failed: no such task');
+    expect(samples[2].tokens).toEqual([]);
+    // The flaky rollout keeps what it had (its second action), but nothing of it will train.
+    expect(samples[1].turns.map((t) => t.action)).toEqual(['<c>ping</c>', 'pong']);
+    expect([samples[0].reward, samples[3].reward]).toEqual([1, 1]);
+  });
+
+  it('a row the sampler aborts fails with the sampler as its source', async () => {
+    const aborting: BatchSampler = {
+      async generate(contexts) {
+        return contexts.map((_, row) =>
+          row === 1
+            ? { ids: [], logprobs: [], ending: 'length', aborted: 'the KV cache was evicted' }
+            : { ids: codec.encode('x'), logprobs: [-1], ending: 'length' },
+        );
+      },
+    };
+    const requests = [0, 1].map((i) => ({ env: new ToolEnv(), seed: i, rolloutId: i, groupId: 0 }));
+    const [ok, aborted] = await collectRollouts(requests, codec, aborting, { ...limits, maxTurns: 1 });
+    expect(ok.failure).toBeUndefined();
+    expect(aborted.failure).toEqual({ source: 'sampler', message: 'the KV cache was evicted' });
+  });
+});
+
 describe('with the real tokenizer', () => {
   it('CharTokenizer over the addition vocabulary plugs in as the codec', async () => {
     const tokenizer = new CharTokenizer(ADDITION_VOCABULARY);

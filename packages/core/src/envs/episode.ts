@@ -2,9 +2,14 @@
 // All active episodes of a batch generate together (one sampler call per turn), which is what a
 // GPU sampler wants; single-turn tasks finish in one call. The sampler owns the model and the stop
 // checks; this file owns masks, reward placement, truncation and context budgets.
+//
+// A rollout that fails — its environment throws in reset or step, or the sampler aborts its row —
+// ends there as a Sample with `failure` set; the other episodes of the batch run on. The trainer
+// drops failed rollouts from their groups (train/valid-rollouts.ts), so one crashing tool call
+// costs one rollout, not the iteration.
 
 import type { ActionEnding, Environment } from './environment.ts';
-import { type Sample, SampleBuilder } from './sample.ts';
+import { failedSample, type Sample, SampleBuilder } from './sample.ts';
 
 /** What the runner needs from a tokenizer; CharTokenizer (../tokenizer/char-tokenizer.ts) is one. */
 export interface TokenCodec {
@@ -20,6 +25,8 @@ export interface Generation {
   /** log π_roll of each sampled id (the distribution it was actually drawn from). */
   logprobs: number[];
   ending: ActionEnding;
+  /** The sampler gave up on this row (why, in one sentence): the episode ends as a failed rollout. */
+  aborted?: string;
 }
 
 export interface BatchSampler {
@@ -65,16 +72,23 @@ function checkGeneration(g: Generation, budget: number, eosId: number, row: numb
 export async function collectRollouts(requests: readonly EpisodeRequest[], codec: TokenCodec, sampler: BatchSampler, limits: RolloutLimits): Promise<Sample[]> {
   checkLimits(limits);
   const builders: SampleBuilder[] = [];
-  for (const r of requests) {
-    const prompt = await r.env.reset(r.seed);
-    const ids = codec.encode(prompt);
-    if (ids.length >= limits.contextLength)
-      throw new RangeError(`the prompt of seed ${r.seed} has ${ids.length} tokens, leaving no room in a context of ${limits.contextLength}`);
-    builders.push(new SampleBuilder({ seed: r.seed, rolloutId: r.rolloutId, groupId: r.groupId }, prompt, ids));
-  }
   const samples: (Sample | undefined)[] = requests.map(() => undefined);
+  for (const [i, r] of requests.entries()) {
+    const ids = { seed: r.seed, rolloutId: r.rolloutId, groupId: r.groupId };
+    let prompt: string;
+    try {
+      prompt = await r.env.reset(r.seed);
+    } catch (error) {
+      samples[i] = failedSample(ids, { source: 'environment', message: `reset(${r.seed}) failed: ${messageOf(error)}` });
+      continue;
+    }
+    const promptIds = codec.encode(prompt);
+    if (promptIds.length >= limits.contextLength)
+      throw new RangeError(`the prompt of seed ${r.seed} has ${promptIds.length} tokens, leaving no room in a context of ${limits.contextLength}`);
+    builders[i] = new SampleBuilder(ids, prompt, promptIds);
+  }
   const stopStrings = [...new Set(requests.flatMap((r) => r.env.stopStrings))];
-  let active = requests.map((_, i) => i);
+  let active = requests.map((_, i) => i).filter((i) => samples[i] === undefined);
   for (let turn = 0; turn < limits.maxTurns && active.length > 0; turn++) {
     // A full context cannot take another action: cut it as truncated before asking the sampler.
     for (const i of active) if (builders[i].length >= limits.contextLength) samples[i] = builders[i].finish({ done: false });
@@ -91,11 +105,21 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
     for (let k = 0; k < active.length; k++) {
       const i = active[k];
       const g = generations[k];
+      const b = builders[i];
+      if (g.aborted !== undefined) {
+        samples[i] = b.finish({ done: false, failure: { source: 'sampler', message: g.aborted } });
+        continue;
+      }
       checkGeneration(g, budgets[k], codec.eosId, k);
       const text = codec.decode(g.ending === 'eos' ? g.ids.slice(0, -1) : g.ids);
-      const b = builders[i];
       b.addAction(g.ids, g.logprobs, text, g.ending);
-      const result = await requests[i].env.step(text, g.ending);
+      let result: Awaited<ReturnType<Environment['step']>>;
+      try {
+        result = await requests[i].env.step(text, g.ending);
+      } catch (error) {
+        samples[i] = b.finish({ done: false, failure: { source: 'environment', message: `step failed: ${messageOf(error)}` } });
+        continue;
+      }
       b.addReward(result.reward);
       if (result.done) {
         samples[i] = b.finish({ done: true, meta: result.info });
@@ -117,3 +141,5 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
   for (const i of active) samples[i] ??= builders[i].finish({ done: false });
   return samples as Sample[];
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

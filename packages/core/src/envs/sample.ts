@@ -3,12 +3,54 @@
 //
 // Shape legend: B samples · T padded tokens · L one sample's length (prompt + response)
 //
+// One context is one sample, and its action tokens train exactly once. Every token carries a kind
+// (TOKEN_KINDS: who wrote it into this context); the 0/1 action mask the losses read is derived from
+// the kinds, never set on its own. What a compacted or branched trajectory carries over into a next
+// context — the task prompt, a summary, the recent steps, a shared prefix — is kind `context` there:
+// it trained (if it was an action) in the sample that sampled it, and has mask 0 in every later one.
+// Kinds follow slime's loss_mask with the reason kept (THUDM/slime, `Sample.loss_mask`); the summary
+// kind is CompactionRL's jointly trained summary turn (arXiv:2607.05378). Left out: span polarities
+// (span-KTO) and partial trust in a re-tokenized prefix (its tokens are context, mask 0).
+//
 // Positions are token positions: actionMask[t] = 1 means tokens[t] was sampled by the policy, and a
 // step's reward sits on the position of the last token of that step's action — the end-of-sequence
 // token when the policy ended the episode, never an observation token (docs/algorithms/README.md §1). The model predicts
 // tokens[t] from position t − 1; the trainer shifts, this record does not.
 
 import type { ActionEnding, JsonValue } from './environment.ts';
+
+/**
+ * Who wrote a token into this context, in code order (Sample.tokenKinds holds the index):
+ * - `prompt`: the task's opening prompt;
+ * - `action`: sampled by the policy in this context (trainable);
+ * - `observation`: written by the environment (a tool result);
+ * - `user`: a user turn the environment wrote;
+ * - `fabricated`: output the environment made up in place of a real one (a monitor's fake tool result);
+ * - `summary`: a compaction summary the policy sampled in this context (trainable, CompactionRL);
+ * - `context`: carried over from an earlier context of the same trajectory (never trained again).
+ */
+export const TOKEN_KINDS = ['prompt', 'action', 'observation', 'user', 'fabricated', 'summary', 'context'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+/** The code of each kind in Sample.tokenKinds. */
+export const KIND_CODE = Object.fromEntries(TOKEN_KINDS.map((k, i) => [k, i])) as Record<TokenKind, number>;
+/** Kinds the policy sampled in this context: the only ones a policy loss trains on. */
+export const TRAINABLE_KINDS: readonly TokenKind[] = ['action', 'summary'];
+/** Kinds the environment wrote after the prompt (the observation mask). */
+export const ENVIRONMENT_KINDS: readonly TokenKind[] = ['observation', 'user', 'fabricated'];
+export type ActionKind = 'action' | 'summary';
+export type ObservationKind = 'observation' | 'user' | 'fabricated';
+
+/** [L] 1 where tokenKinds[t] is one of `kinds`, else 0. */
+export function maskOfKinds(tokenKinds: ArrayLike<number>, kinds: readonly TokenKind[]): Uint8Array {
+  const codes = new Set(kinds.map((k) => KIND_CODE[k]));
+  return Uint8Array.from(tokenKinds, (code) => (codes.has(code) ? 1 : 0));
+}
+
+/** Why a rollout could not finish: the environment threw, or the sampler gave up on the row. */
+export interface RolloutFailure {
+  source: 'environment' | 'sampler';
+  message: string;
+}
 
 export interface StepReward {
   /** Token position of the last token of the action this reward answers. */
@@ -29,9 +71,11 @@ export interface Sample {
   tokens: number[];
   /** Index of the first response token (= prompt length). */
   responseStart: number;
-  /** [L] 1 where the policy sampled the token (trainable), else 0. */
+  /** [L] each token's kind, a KIND_CODE (TOKEN_KINDS): who wrote it into this context. */
+  tokenKinds: Uint8Array;
+  /** [L] derived from tokenKinds: 1 where the policy sampled the token in this context (TRAINABLE_KINDS), else 0. */
   actionMask: Uint8Array;
-  /** [L] 1 where the environment wrote the token after the prompt (tool output, user turn), else 0. */
+  /** [L] derived from tokenKinds: 1 where the environment wrote the token after the prompt (ENVIRONMENT_KINDS), else 0. */
   observationMask: Uint8Array;
   /** [L] log π_roll of each sampled token at sampling time; 0 off action positions. */
   rolloutLogprobs: Float32Array;
@@ -55,13 +99,22 @@ export interface Sample {
   turns: Turn[];
   /** Diagnostics of the last step (environment `info`) and anything the trainer adds. */
   meta: Record<string, JsonValue>;
+  /** Set when the rollout failed (an environment error, a sampler abort): it leaves its group and never trains. */
+  failure?: RolloutFailure;
+}
+
+/** Options of a context that continues a trajectory (a compaction segment, a branch). */
+export interface ContextOptions {
+  /** Ids carried over from an earlier context, placed after the prompt as kind `context` (mask 0). */
+  carried?: readonly number[];
+  /** Segment index within the rollout (0 for a trajectory's first context). */
+  segmentIndex?: number;
 }
 
 /** Builds a Sample turn by turn; the episode runner drives it. */
 export class SampleBuilder {
   private readonly tokens: number[] = [];
-  private readonly action: number[] = [];
-  private readonly observation: number[] = [];
+  private readonly kinds: number[] = [];
   private readonly logprobs: number[] = [];
   private readonly rewards: StepReward[] = [];
   private readonly turns: Turn[] = [];
@@ -72,9 +125,11 @@ export class SampleBuilder {
     private readonly ids: { seed: number; rolloutId: number; groupId: number },
     private readonly promptText: string,
     promptIds: readonly number[],
+    private readonly options: ContextOptions = {},
   ) {
     if (promptIds.length === 0) throw new RangeError('a prompt must have at least one token');
-    this.push(promptIds, 0, 0);
+    this.push(promptIds, 'prompt');
+    this.push(options.carried ?? [], 'context');
     this.responseStart = this.tokens.length;
   }
 
@@ -87,19 +142,21 @@ export class SampleBuilder {
     return this.tokens;
   }
 
-  addAction(ids: readonly number[], logprobs: readonly number[], text: string, ending: ActionEnding): void {
+  /** Tokens the policy sampled here: an action, or a compaction summary (`kind` 'summary'); both train. */
+  addAction(ids: readonly number[], logprobs: readonly number[], text: string, ending: ActionEnding, kind: ActionKind = 'action'): void {
     if (ids.length !== logprobs.length) throw new RangeError(`action ids (${ids.length}) and logprobs (${logprobs.length}) must have the same length`);
     for (const lp of logprobs) if (!Number.isFinite(lp) || lp > 0) throw new RangeError(`action logprobs must be finite and ≤ 0, got ${lp}`);
-    this.push(ids, 1, 0, logprobs);
+    this.push(ids, kind, logprobs);
     if (ids.length > 0) this.lastActionEnd = this.tokens.length - 1;
     this.turns.push({ action: text, ending });
   }
 
-  addObservation(ids: readonly number[], text: string): void {
+  /** Tokens the environment wrote after an action: a tool result, a user turn, or a fabricated result. */
+  addObservation(ids: readonly number[], text: string, kind: ObservationKind = 'observation'): void {
     const turn = this.turns.at(-1);
     if (!turn) throw new Error('an observation must follow an action');
     turn.observation = text;
-    this.push(ids, 0, 1);
+    this.push(ids, kind);
   }
 
   /** Places a step's reward on the last action token so far; with no action token yet it is an error. */
@@ -112,12 +169,14 @@ export class SampleBuilder {
     this.rewards.push({ position: this.lastActionEnd, value });
   }
 
-  finish(end: { done: boolean; meta?: Record<string, JsonValue> }): Sample {
+  finish(end: { done: boolean; meta?: Record<string, JsonValue>; failure?: RolloutFailure }): Sample {
+    const tokenKinds = Uint8Array.from(this.kinds);
     return {
       tokens: [...this.tokens],
       responseStart: this.responseStart,
-      actionMask: Uint8Array.from(this.action),
-      observationMask: Uint8Array.from(this.observation),
+      tokenKinds,
+      actionMask: maskOfKinds(tokenKinds, TRAINABLE_KINDS),
+      observationMask: maskOfKinds(tokenKinds, ENVIRONMENT_KINDS),
       rolloutLogprobs: Float32Array.from(this.logprobs),
       stepRewards: [...this.rewards],
       reward: this.rewards.reduce((s, r) => s + r.value, 0),
@@ -126,23 +185,65 @@ export class SampleBuilder {
       seed: this.ids.seed,
       rolloutId: this.ids.rolloutId,
       groupId: this.ids.groupId,
-      segmentIndex: 0,
+      segmentIndex: this.options.segmentIndex ?? 0,
       tokensAfter: 0,
       prompt: this.promptText,
       turns: this.turns.map((t) => ({ ...t })),
       meta: end.meta ?? {},
+      ...(end.failure ? { failure: { ...end.failure } } : {}),
     };
   }
 
-  private push(ids: readonly number[], action: 0 | 1, observation: 0 | 1, logprobs?: readonly number[]): void {
+  private push(ids: readonly number[], kind: TokenKind, logprobs?: readonly number[]): void {
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
       if (!Number.isInteger(id) || id < 0) throw new RangeError(`token ids must be non-negative integers, got ${id}`);
       this.tokens.push(id);
-      this.action.push(action);
-      this.observation.push(observation);
+      this.kinds.push(KIND_CODE[kind]);
       this.logprobs.push(logprobs ? logprobs[i] : 0);
     }
+  }
+}
+
+/** A rollout that failed before its environment gave a prompt: no tokens, never trained. */
+export function failedSample(ids: { seed: number; rolloutId: number; groupId: number }, failure: RolloutFailure): Sample {
+  return {
+    tokens: [],
+    responseStart: 0,
+    tokenKinds: new Uint8Array(0),
+    actionMask: new Uint8Array(0),
+    observationMask: new Uint8Array(0),
+    rolloutLogprobs: new Float32Array(0),
+    stepRewards: [],
+    reward: 0,
+    done: false,
+    truncated: true,
+    ...ids,
+    segmentIndex: 0,
+    tokensAfter: 0,
+    prompt: '',
+    turns: [],
+    meta: {},
+    failure: { ...failure },
+  };
+}
+
+/** Checks that a sample's masks are the ones its kinds give (a hand-edited mask would train the wrong tokens). */
+export function checkSampleMasks(sample: Sample, index = 0): void {
+  const L = sample.tokens.length;
+  for (const [name, array] of [
+    ['tokenKinds', sample.tokenKinds],
+    ['actionMask', sample.actionMask],
+    ['observationMask', sample.observationMask],
+  ] as const) {
+    if (array.length !== L) throw new RangeError(`sample ${index}: ${name} has ${array.length} entries for ${L} tokens`);
+  }
+  const trainable = maskOfKinds(sample.tokenKinds, TRAINABLE_KINDS);
+  const environment = maskOfKinds(sample.tokenKinds, ENVIRONMENT_KINDS);
+  for (let t = 0; t < L; t++) {
+    if (sample.tokenKinds[t] >= TOKEN_KINDS.length) throw new RangeError(`sample ${index}: tokenKinds[${t}] = ${sample.tokenKinds[t]} is not a token kind`);
+    if (sample.actionMask[t] !== trainable[t] || sample.observationMask[t] !== environment[t])
+      throw new RangeError(`sample ${index}: the masks at token ${t} disagree with its kind "${TOKEN_KINDS[sample.tokenKinds[t]]}"`);
   }
 }
 
@@ -201,6 +302,7 @@ export function packSamples(samples: readonly Sample[], T: number, padId: number
   samples.forEach((s, b) => {
     const L = s.tokens.length;
     if (L > T) throw new RangeError(`sample ${b} has ${L} tokens, more than T = ${T}`);
+    checkSampleMasks(s, b);
     const row = b * T;
     batch.tokens.set(s.tokens, row);
     batch.actionMask.set(s.actionMask, row);

@@ -49,6 +49,22 @@ export const METRICS = {
   'rollout/success': { unit: 'fraction', doc: 'fraction of rollouts the verifier marks correct (addition: exact answer then <eos>)', better: 'higher' },
   'rollout/response_length': { unit: 'tokens', doc: 'mean action tokens per rollout, <eos> included' },
   'rollout/truncated_frac': { unit: 'fraction', doc: 'fraction of rollouts cut by the token or turn budget instead of ending', better: 'lower' },
+  'rollout/failed_rollouts': {
+    unit: 'count',
+    doc: 'rollouts that failed (the environment threw, or the sampler aborted the row); they leave their group and never train',
+    better: 'lower',
+  },
+  'rollout/untrainable_samples': {
+    unit: 'count',
+    doc: 'samples with no trainable token (e.g. the context was full before the first action); skipped, never a NaN',
+    better: 'lower',
+  },
+  'rollout/dropped_groups': {
+    unit: 'count',
+    doc: 'prompt groups left out of training: fewer than 2 valid rollouts (group methods), or all rewards equal under rl.dynamicSampling',
+  },
+  'rollout/dropped_samples': { unit: 'count', doc: 'samples of the iteration left out of training, for every reason above' },
+  'rollout/trained_samples': { unit: 'count', doc: 'samples the update trained on (the batch size after drops)' },
   'rollout/zero_var_groups': {
     unit: 'fraction',
     doc: 'fraction of prompt groups whose rollouts all got the same reward (zero GRPO/RLOO advantage)',
@@ -89,6 +105,25 @@ export const METRICS = {
   'policy/rollout_logp_diff': {
     unit: 'nats/token',
     doc: 'mean |log π_roll − log π_old| per token: sampler vs trainer numerics (0 when they agree)',
+    better: 'lower',
+  },
+  'policy/rollout_logp_diff_max': {
+    unit: 'nats',
+    doc: 'largest |log π_roll − log π_old| over the batch’s action tokens',
+    better: 'lower',
+  },
+  'policy/rollout_logp_mismatch_frac': {
+    unit: 'fraction',
+    doc: 'fraction of action tokens with |log π_roll − log π_old| > 0.01 (train/rollout-mismatch.ts)',
+    better: 'lower',
+  },
+  'policy/tis_weight_mean': {
+    unit: 'ratio',
+    doc: 'mean truncated importance weight min(π_old/π_roll, rl.tis) per action token (logged when rl.tis > 0)',
+  },
+  'policy/tis_clip_frac': {
+    unit: 'fraction',
+    doc: 'fraction of action tokens whose π_old/π_roll exceeded the cap rl.tis (logged when rl.tis > 0)',
     better: 'lower',
   },
   'policy/grad_norm': { unit: 'norm', doc: 'global L2 norm of the policy gradient before clipping, mean over minibatches', divergence: true },

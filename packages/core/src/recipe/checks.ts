@@ -55,6 +55,8 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
     add('kto.file', 'must name a JSONL file of {"prompt", "completion", "label"} rows when kto.source is "file"');
   if (r.rl.algorithm === 'kto' && r.kto.source !== 'file' && r.kto.file !== '')
     add('kto.file', `is read only when kto.source is "file" (it is "${r.kto.source}"); set kto.source=file or drop kto.file`);
+  if (r.rl.dynamicSampling && r.rl.groupSize < 2)
+    add('rl.dynamicSampling', `needs rl.groupSize of at least 2 (a group of one always has equal rewards and would be dropped), got ${r.rl.groupSize}`);
   if (r.rl.dualClip !== 0 && r.rl.dualClip <= 1) add('rl.dualClip', `must be 0 (off) or greater than 1, got ${r.rl.dualClip}`);
   const sizes = { heldOutSize: r.eval.heldOutSize, oodSize: r.eval.oodSize };
   const task = taskChecks(r.task, sizes);

@@ -52,10 +52,15 @@ export const MAX_CHECKPOINT_FILE_BYTES = 2 ** 31 - 1;
 /** Typed arrays index with 32 bits in the kernels (N·V, B·H·T·T): larger counts overflow them. */
 const MAX_ELEMENTS = 2 ** 32 - 1;
 
-/** Tokens in the recipe's task vocabulary (character-level: the task's characters plus specials). */
+/** Tokens in the recipe's task vocabulary (character-level: the task's characters plus specials, and <unk> unless it opts out). */
 export function recipeVocabSize(recipe: Recipe): number {
+  return recipeVocabulary(recipe).length;
+}
+
+/** The recipe's task vocabulary as token texts in id order (CharTokenizer.pieceList): what checkpoints record. */
+export function recipeVocabulary(recipe: Recipe): string[] {
   if (recipe.task.env !== 'addition') throw new RecipeError(`task.env "${recipe.task.env}" has no vocabulary.`);
-  return new CharTokenizer(ADDITION_VOCABULARY).vocabSize;
+  return new CharTokenizer(ADDITION_VOCABULARY).pieceList();
 }
 
 const GB = (bytes: number) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${Math.ceil(bytes / 2 ** 20)} MiB`);

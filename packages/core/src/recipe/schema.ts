@@ -106,6 +106,8 @@ export const RecipeSchema = z
       whiten: flag('whiten advantages over the batch’s action tokens', true),
       lossAggregation: choice('how per-token losses are averaged (docs/algorithms/README.md §3)', LOSS_AGGREGATIONS, 'token-mean'),
       criticWarmupSteps: int('critic-only iterations before the policy updates (PPO)', 5, 0, 1_000_000),
+      dynamicSampling: flag('drop prompt groups whose rewards are all equal before the update (DAPO); the batch shrinks, nothing is resampled', false),
+      tis: real('truncated importance sampling: cap C on π_old/π_roll weighting the PPO-clip loss per token (verl/slime TIS; 0 = off)', 0, 0, 1000),
     }),
     kto: section("KTO (rl.algorithm = kto; docs/algorithms/kto.md): binary feedback on single completions, TRL's loss", {
       beta: positive('β: scale of the implicit reward Σ(ℓ − ℓ_ref) inside the sigmoid (TRL default 0.1)', 0.1, 1000),

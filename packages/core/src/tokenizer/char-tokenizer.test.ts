@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CharTokenizer, PRINTABLE_ASCII, SPECIAL_TOKENS } from './char-tokenizer.ts';
+import { ADDITION_VOCABULARY } from '../envs/addition.ts';
+import { CharTokenizer, PRINTABLE_ASCII, SPECIAL_TOKENS, UNK_TEXT } from './char-tokenizer.ts';
 
 const full = new CharTokenizer();
-const addition = new CharTokenizer({ characters: '0123456789+=', specialTokens: ['<eos>'] });
+const addition = new CharTokenizer(ADDITION_VOCABULARY);
+/** The addition characters with <unk> appended (the default). */
+const digits = new CharTokenizer({ characters: '0123456789+=', specialTokens: ['<eos>'] });
 
 /** Text made of the tokenizer's own characters and special-token names. */
 function textOf(tok: CharTokenizer) {
@@ -11,8 +14,9 @@ function textOf(tok: CharTokenizer) {
 }
 
 describe('character tokenizer', () => {
-  it('default: all 11 specials first, then printable ASCII and newline', () => {
-    expect(full.vocabSize).toBe(11 + 96);
+  it('default: all 11 specials first, then printable ASCII and newline, then <unk>', () => {
+    expect(full.vocabSize).toBe(11 + 96 + 1);
+    expect(full.unkId).toBe(11 + 96);
     expect(full.specialTokens).toEqual(SPECIAL_TOKENS);
     expect(full.id('<pad>')).toBe(0);
     expect(full.padId).toBe(0);
@@ -22,8 +26,9 @@ describe('character tokenizer', () => {
     expect(PRINTABLE_ASCII.length).toBe(96);
   });
 
-  it('an addition task gets a 13-token vocabulary; <eos> doubles as padding', () => {
+  it('an addition task gets a 13-token vocabulary, no <unk>; <eos> doubles as padding', () => {
     expect(addition.vocabSize).toBe(13);
+    expect(addition.unkId).toBeUndefined();
     expect(addition.eosId).toBe(0);
     expect(addition.padId).toBe(0);
     expect(addition.encode('12+9=21<eos>')).toEqual([2, 3, 11, 10, 12, 3, 2, 0]);
@@ -52,13 +57,43 @@ describe('character tokenizer', () => {
     expect(full.encode('a<b <eos')).toEqual([...'a<b <eos'].map((c) => full.encode(c, { specials: false })[0]));
   });
 
-  it('names a character outside the set, with its code point and index', () => {
+  it('without <unk>, names a character outside the set, with its code point and index', () => {
     expect(() => addition.encode('12+x=3')).toThrow(
-      /text has "x" \(U\+0078\) at index 3, which is not in this tokenizer's character set \(12 characters: "0123456789\+="\)/,
+      /text has "x" \(U\+0078\) at index 3, which is not in this tokenizer's character set \(12 characters: "0123456789\+="\) and it has no <unk>/,
     );
-    expect(() => full.encode('naïve')).toThrow(/text has "ï" \(U\+00EF\) at index 2/);
-    expect(() => full.encode('tab\there')).toThrow(/"\\t" \(U\+0009\) at index 3/);
+    const plain = new CharTokenizer({ unknownToken: false });
+    expect(() => plain.encode('naïve')).toThrow(/text has "ï" \(U\+00EF\) at index 2/);
+    expect(() => plain.encode('tab\there')).toThrow(/"\\t" \(U\+0009\) at index 3/);
     expect(() => addition.encode('1<user>')).toThrow(/"<" \(U\+003C\) at index 1/);
+  });
+
+  it('with <unk>, a character outside the set encodes as <unk>, never throws, and decodes visibly as U+FFFD', () => {
+    // Appended last: every other id is the one the same set without <unk> gives.
+    expect(digits.vocabSize).toBe(14);
+    expect(digits.unkId).toBe(13);
+    expect(digits.encode('12+9=21<eos>')).toEqual(addition.encode('12+9=21<eos>'));
+    expect(digits.encode('12+x=3')).toEqual([2, 3, 11, 13, 12, 4]);
+    expect(digits.decode(digits.encode('12+x=3'))).toBe(`12+${UNK_TEXT}=3`);
+    expect(digits.decode([13], { skipSpecials: true })).toBe(UNK_TEXT);
+    expect(digits.encode(UNK_TEXT)).toEqual([13]);
+    expect(full.encode('naïve 😀\t')).toEqual([...full.encode('na'), 107, ...full.encode('ve '), 107, 107]);
+    expect(digits.encode('1<user>')).toEqual([2, 13, 13, 13, 13, 13, 13]);
+    expect(full.isSpecial(107)).toBe(false);
+  });
+
+  it('says which characters would become <unk>, with their code point and first index', () => {
+    expect(digits.unknownCharacters('12+x=3x\t')).toEqual([
+      { character: 'x', index: 3, description: '"x" (U+0078)' },
+      { character: '\t', index: 7, description: '"\\t" (U+0009)' },
+    ]);
+    expect(full.unknownCharacters('<user>naïve')).toEqual([{ character: 'ï', index: 8, description: '"ï" (U+00EF)' }]);
+    expect(addition.unknownCharacters('12+9=')).toEqual([]);
+  });
+
+  it('the vocabulary as pieces in id order: specials by name, characters, then <unk> when it has one', () => {
+    expect(addition.pieceList()).toEqual(['<eos>', ...'0123456789+=']);
+    expect(digits.pieceList()).toEqual(['<eos>', ...'0123456789+=', UNK_TEXT]);
+    expect(() => new CharTokenizer({ characters: `ab${UNK_TEXT}` })).toThrow(/how <unk> decodes/);
   });
 
   it('rejects bad construction and bad ids, naming the argument', () => {
@@ -103,7 +138,7 @@ describe('character tokenizer', () => {
         const ids = tok.encode(text, { specials: false });
         expect(ids.length).toBe(picks.length);
         expect(tok.decode(ids)).toBe(text);
-        expect(ids.every((id) => id >= 2 && id < tok.vocabSize)).toBe(true);
+        expect(ids.every((id) => id >= 2 && id < (tok.unkId ?? tok.vocabSize))).toBe(true);
       }),
     );
   });

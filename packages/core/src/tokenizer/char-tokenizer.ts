@@ -4,7 +4,14 @@
 // on an embedding table of unused tokens.
 //
 // Ids: the chosen special tokens first, in the order given, then the characters in the order
-// given. `encode` parses a special written as its name (e.g. "<tool_call>") as one token; text that
+// given, then `<unk>` last unless the vocabulary opts out: a character outside the set encodes as
+// `<unk>` instead of throwing (a tool's output or a user's message may hold anything), and appending
+// it keeps every other id where it was. `<unk>` decodes as U+FFFD "�", the mark text decoders leave
+// for what they could not map, so a lost character stays visible even when specials are skipped, and
+// encoding that mark gives `<unk>` back. A vocabulary whose text is all its own (addition writes
+// only digits, '+' and '=') may leave `<unk>` out: the extra id would be one more embedding row and
+// logit, which moves every number a model of it trains to. Without `<unk>`, a character outside the
+// set is an error naming it. `encode` parses a special written as its name (e.g. "<tool_call>") as one token; text that
 // did not come from the policy or the environment's own markup (a file's contents, a user's
 // message) should be encoded with { specials: false } so it cannot forge a turn or a tool result.
 
@@ -35,6 +42,11 @@ export const SPECIAL_TOKENS = [
 
 export type SpecialToken = (typeof SPECIAL_TOKENS)[number];
 
+/** The unknown-character token: always the last id, after the characters. */
+export const UNK_TOKEN = '<unk>';
+/** What `<unk>` decodes to (U+FFFD REPLACEMENT CHARACTER). */
+export const UNK_TEXT = '\uFFFD';
+
 /** Printable ASCII (space … '~', 95 characters) and newline: the default character set. */
 export const PRINTABLE_ASCII: readonly string[] = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)), '\n'];
 
@@ -44,6 +56,8 @@ export interface CharTokenizerOptions {
   characters?: string | readonly string[];
   /** A subset of SPECIAL_TOKENS that must include "<eos>". Default: all of them. */
   specialTokens?: readonly string[];
+  /** Append `<unk>` after the characters, for characters outside the set (default true). */
+  unknownToken?: boolean;
 }
 
 export interface EncodeOptions {
@@ -70,6 +84,8 @@ export class CharTokenizer {
   readonly eosId: number;
   /** Id of "<pad>" when present, else of "<eos>": padding is masked out of every loss, so any id works. */
   readonly padId: number;
+  /** Id of "<unk>" (vocabSize − 1), what a character outside the set encodes as; undefined when the vocabulary leaves it out. */
+  readonly unkId: number | undefined;
   private readonly charIds = new Map<string, number>();
   private readonly specialIds = new Map<string, number>();
   private readonly pieces: string[];
@@ -90,12 +106,15 @@ export class CharTokenizer {
       if (typeof c !== 'string' || [...c].length !== 1)
         throw new RangeError(`characters[${i}] = ${JSON.stringify(c)} must be exactly one character (code point)`);
       if (this.charIds.has(c)) throw new RangeError(`characters lists ${show(c)} twice`);
+      if (c === UNK_TEXT) throw new RangeError(`characters[${i}] is ${show(c)}, which is how <unk> decodes; leave it out of the set`);
       this.charIds.set(c, specials.length + i);
     }
     this.specialTokens = specials as readonly SpecialToken[];
     this.characters = chars;
-    this.pieces = [...specials, ...chars];
+    const unknown = options.unknownToken ?? true;
+    this.pieces = [...specials, ...chars, ...(unknown ? [UNK_TEXT] : [])];
     this.vocabSize = this.pieces.length;
+    this.unkId = unknown ? this.vocabSize - 1 : undefined;
     this.eosId = this.specialIds.get('<eos>')!;
     this.padId = this.specialIds.get('<pad>') ?? this.eosId;
   }
@@ -115,7 +134,15 @@ export class CharTokenizer {
     return id >= 0 && id < this.specialTokens.length;
   }
 
-  /** Text → ids. Throws a RangeError naming the first character outside the set and where it is. */
+  /** Every token's text in id order (a special as its name, `<unk>` as U+FFFD): what a checkpoint records as its vocabulary. */
+  pieceList(): string[] {
+    return [...this.pieces];
+  }
+
+  /**
+   * Text → ids; a character outside the set becomes `<unk>` (`unknownCharacters` finds them), or,
+   * in a vocabulary without `<unk>`, is a RangeError naming it and where it is.
+   */
   encode(text: string, options: EncodeOptions = {}): number[] {
     const parseSpecials = options.specials ?? true;
     const ids: number[] = [];
@@ -130,15 +157,34 @@ export class CharTokenizer {
         }
       }
       const ch = String.fromCodePoint(text.codePointAt(i)!);
-      const id = this.charIds.get(ch);
+      const id = this.charIds.get(ch) ?? this.unkId;
       if (id === undefined) {
         const set = this.characters.length <= 40 ? `: ${JSON.stringify(this.characters.join(''))}` : '';
-        throw new RangeError(`text has ${show(ch)} at index ${i}, which is not in this tokenizer's character set (${this.characters.length} characters${set})`);
+        throw new RangeError(
+          `text has ${show(ch)} at index ${i}, which is not in this tokenizer's character set (${this.characters.length} characters${set}) and it has no <unk>`,
+        );
       }
       ids.push(id);
       i += ch.length;
     }
     return ids;
+  }
+
+  /** The characters of `text` outside the set, each once with its first index: what would encode as <unk>. */
+  unknownCharacters(text: string, options: EncodeOptions = {}): { character: string; index: number; description: string }[] {
+    const seen = new Map<string, number>();
+    let i = 0;
+    while (i < text.length) {
+      const special = (options.specials ?? true) && text[i] === '<' ? this.specialAt(text, i) : undefined;
+      if (special) {
+        i += special.length;
+        continue;
+      }
+      const ch = String.fromCodePoint(text.codePointAt(i)!);
+      if (!this.charIds.has(ch) && !seen.has(ch)) seen.set(ch, i);
+      i += ch.length;
+    }
+    return [...seen].map(([character, index]) => ({ character, index, description: show(character) }));
   }
 
   /** Ids → text; specials are written as their names unless skipSpecials. */

@@ -78,7 +78,11 @@ describe('rlIteration runs a method it has never heard of', () => {
     const idle = await rlIteration(ctx, 0, 0);
     expect(await policy.readParameters()).toEqual(start);
     expect(idle.metrics['rollout/advantage_mean']).toBe(1);
-    expect(Object.keys(idle.metrics).filter((k) => k.startsWith('policy/') || k.startsWith('critic/'))).toEqual(['policy/rollout_logp_diff']);
+    expect(Object.keys(idle.metrics).filter((k) => k.startsWith('policy/') || k.startsWith('critic/'))).toEqual([
+      'policy/rollout_logp_diff',
+      'policy/rollout_logp_diff_max',
+      'policy/rollout_logp_mismatch_frac',
+    ]);
 
     const trained = await rlIteration(ctx, 1, 4);
     expect(calls).toEqual([0, 1]);

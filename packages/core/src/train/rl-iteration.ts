@@ -6,9 +6,9 @@
 // Shape legend:  B rollouts (prompts × group size) · T training positions
 
 import { actionCounts, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
-import { type Algorithm, maskedStats } from '../algorithms/algorithm.ts';
+import type { Algorithm } from '../algorithms/algorithm.ts';
 import { collectRollouts, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
-import { packSamples, type Sample } from '../envs/sample.ts';
+import { actionTokenCount, packSamples, type Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import type { Task } from '../envs/tasks.ts';
 import type { MetricName } from '../metrics/glossary.ts';
@@ -17,9 +17,11 @@ import type { AdamW } from '../model/optimizer.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { isSuccess } from './evaluate.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
+import { rolloutMismatch, truncatedIsAdvantages } from './rollout-mismatch.ts';
 import { gatherItems, gatherRows, type TrainingRows, toTrainingRows, trainingLength } from './rows.ts';
 import type { Scorer, Scores } from './scoring.ts';
 import type { Minibatch, StepMetrics, UpdateSteps } from './update-steps.ts';
+import { minibatchBounds, selectTrainable } from './valid-rollouts.ts';
 
 /** Salts separating the run's random streams. */
 export const STREAM = { rollout: 11, shuffle: 12, eval: 13 } as const;
@@ -56,7 +58,12 @@ export interface IterationResult {
 
 /** A batch of rollouts, scored and with advantages: everything before the updates. */
 export interface ScoredRollouts {
+  /** Every rollout of the iteration, failed and dropped ones included. */
   samples: Sample[];
+  /** Row b of `rows` is samples[trained[b]]: the samples left after drops (train/valid-rollouts.ts). */
+  trained: number[];
+  /** How many samples and groups were left out, and why. */
+  selectionMetrics: Partial<Record<MetricName, number>>;
   rows: TrainingRows;
   scores: Scores;
   /** [B, T] task rewards plus KL shaping. */
@@ -88,9 +95,13 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   const samples = ctx.offline ? ctx.offline(cursor * rl.groupSize, requests.length) : await collectRollouts(requests, codec, ctx.sampler, ctx.limits);
   const rollout = clock.lap();
 
-  // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids.
-  const longest = Math.max(...samples.map((s) => s.tokens.length));
-  const rows = toTrainingRows(packSamples(samples, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
+  // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids, of the
+  //    samples that train (failed rollouts, samples with no trainable token and dropped groups do not).
+  const { kept: trained, metrics: selectionMetrics } = selectTrainable(samples, { grouped: algorithm.grouped === true, dynamicSampling: rl.dynamicSampling });
+  const batch = trained.map((i) => samples[i]);
+  if (batch.length === 0) return { samples, trained, selectionMetrics, ...emptyBatch(), seconds: { rollout, score: clock.lap(), advantage: 0 } };
+  const longest = Math.max(...batch.map((s) => s.tokens.length));
+  const rows = toTrainingRows(packSamples(batch, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
   const scores = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature);
   const score = clock.lap();
 
@@ -111,7 +122,48 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
 
   // 4. Advantages (and critic targets) from the method.
   const { advantages, returns, metrics: advantageMetrics } = await algorithm.advantages({ gpu: ctx.scorer.gpu, rows, scores, tokenRewards, recipe });
-  return { samples, rows, scores, tokenRewards, klPenalty, advantages, returns, advantageMetrics, seconds: { rollout, score, advantage: clock.lap() } };
+  return {
+    samples,
+    trained,
+    selectionMetrics,
+    rows,
+    scores,
+    tokenRewards,
+    klPenalty,
+    advantages,
+    returns,
+    advantageMetrics,
+    seconds: { rollout, score, advantage: clock.lap() },
+  };
+}
+
+/** A batch with no row left to train: nothing is scored, and the update is skipped. */
+function emptyBatch(): Omit<ScoredRollouts, 'samples' | 'trained' | 'selectionMetrics' | 'seconds'> {
+  const T = 4;
+  const none = new Uint32Array(0);
+  const rows: TrainingRows = {
+    B: 0,
+    T,
+    inputs: none,
+    targets: none,
+    actionMask: none,
+    rewards: new Float32Array(0),
+    rolloutLogp: new Float32Array(0),
+    terminal: none,
+    groupIds: none,
+    rolloutIds: none,
+    tokensAfter: none,
+  };
+  const empty = new Float32Array(0);
+  return {
+    rows,
+    scores: { oldLogp: empty, entropy: empty, refLogp: empty },
+    tokenRewards: empty,
+    klPenalty: 0,
+    advantages: empty,
+    returns: empty,
+    advantageMetrics: {},
+  };
 }
 
 /** Runs iteration `iteration` (0-based) on training episodes starting at `cursor`. */
@@ -119,14 +171,25 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   const { recipe, models } = ctx;
   const rl = recipe.rl;
   const clock = new Stopwatch();
-  const { samples, rows, scores, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(ctx, iteration, cursor);
+  const { samples, trained, selectionMetrics, rows, scores, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(
+    ctx,
+    iteration,
+    cursor,
+  );
   const { rollout: rolloutSeconds, score: scoreSeconds, advantage: advantageSeconds } = seconds;
   clock.lap();
 
   // 5. Updates: epochs × minibatches over a fresh shuffle each epoch; on every minibatch each model
   //    the method trains this iteration takes one step, in the method's order. Every loss term of
   //    every minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
-  const updates = ctx.algorithm.updates(recipe, iteration);
+  //    With nothing left to train (every rollout failed or was dropped) the iteration takes no step.
+  const updates = rows.B > 0 ? ctx.algorithm.updates(recipe, iteration) : [];
+  // Truncated importance sampling weights the PPO-clip loss, i.e. its advantages (rollout-mismatch.ts).
+  const tis =
+    rl.tis > 0 && updates.some((u) => u.terms.some((term) => term.kind === 'ppo-clip'))
+      ? truncatedIsAdvantages(advantages, scores.oldLogp, rows.rolloutLogp, rows.actionMask, rl.tis)
+      : undefined;
+  const stepAdvantages = tis?.advantages ?? advantages;
   const scales = lossScales(actionCounts(rows.actionMask, rows.B, rows.T), {
     mode: rl.lossAggregation,
     rolloutIds: rows.rolloutIds,
@@ -134,11 +197,12 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   });
   const steps = updates.map(() => [] as StepMetrics[]);
   const stepSeconds = updates.map(() => 0);
-  const perMinibatch = rows.B / rl.minibatches;
-  for (let epoch = 0; epoch < rl.epochs; epoch++) {
+  // A batch shrunk by drops need not divide into rl.minibatches: near-equal parts (valid-rollouts.ts).
+  const bounds = minibatchBounds(rows.B, rl.minibatches);
+  for (let epoch = 0; epoch < rl.epochs && updates.length > 0; epoch++) {
     const order = shuffled(rows.B, mixSeed(recipe.seed, STREAM.shuffle, iteration, epoch));
-    for (let k = 0; k < rl.minibatches; k++) {
-      const mb = minibatch(rows, scores, advantages, returns, scales, order.slice(k * perMinibatch, (k + 1) * perMinibatch));
+    for (const [start, end] of bounds) {
+      const mb = minibatch(rows, scores, stepAdvantages, returns, scales, order.slice(start, end));
       for (const [u, update] of updates.entries()) {
         const started = performance.now();
         const model = models.byName.get(update.model);
@@ -152,21 +216,24 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   }
   const updateSeconds = clock.lap();
 
-  // 6. Metrics.
-  const mask = rows.actionMask;
-  const actionTokens = maskedStats(mask, mask).count;
-  const rollDiff = maskedStats(
-    Float32Array.from(rows.rolloutLogp, (x, i) => Math.abs(x - scores.oldLogp[i])),
-    mask,
-  );
+  // 6. Metrics. What the rollouts looked like is over every rollout that did not fail; the rest is
+  //    over the rows trained on.
+  const finished = samples.filter((s) => !s.failure);
+  const actionTokens = finished.reduce((n, s) => n + actionTokenCount(s), 0);
   const metrics: Partial<Record<MetricName, number>> = {
-    'rollout/reward': mean(samples.map((s) => s.reward)),
-    'rollout/success': mean(samples.map((s) => (isSuccess(s) ? 1 : 0))),
-    'rollout/response_length': actionTokens / samples.length,
-    'rollout/truncated_frac': mean(samples.map((s) => (s.truncated ? 1 : 0))),
-    ...(rl.klPlacement === 'reward' ? { 'rollout/kl_penalty': klPenalty / samples.length } : {}),
+    ...(finished.length > 0
+      ? {
+          'rollout/reward': mean(finished.map((s) => s.reward)),
+          'rollout/success': mean(finished.map((s) => (isSuccess(s) ? 1 : 0))),
+          'rollout/response_length': actionTokens / finished.length,
+          'rollout/truncated_frac': mean(finished.map((s) => (s.truncated ? 1 : 0))),
+          ...(rl.klPlacement === 'reward' ? { 'rollout/kl_penalty': klPenalty / finished.length } : {}),
+        }
+      : {}),
+    ...selectionMetrics,
     ...advantageMetrics,
-    'policy/rollout_logp_diff': rollDiff.mean,
+    ...(rows.B > 0 ? rolloutMismatch(rows.rolloutLogp, scores.oldLogp, rows.actionMask) : {}),
+    ...(tis?.metrics ?? {}),
     'perf/rollout_s': rolloutSeconds,
     'perf/score_s': scoreSeconds,
     'perf/advantage_s': advantageSeconds,
@@ -174,7 +241,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     'perf/tokens_per_s': actionTokens / Math.max(rolloutSeconds, 1e-9),
   };
   for (const [u, update] of updates.entries()) {
-    Object.assign(metrics, meanOfSteps(steps[u], rl.minibatches));
+    Object.assign(metrics, meanOfSteps(steps[u], bounds.length));
     const timing = UPDATE_SECONDS[update.model];
     if (timing) metrics[timing] = stepSeconds[u];
     if (update.model === 'policy') {
@@ -183,7 +250,14 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     }
   }
   metrics['perf/iteration_s'] = clock.total();
-  return { metrics, samples: samples.map((sample, b) => ({ sample, channels: channels(sample, b, rows, scores, advantages) })) };
+  const rowOf = new Map(trained.map((i, b) => [i, b]));
+  return {
+    metrics,
+    samples: samples.map((sample, i) => {
+      const b = rowOf.get(i);
+      return { sample, channels: b === undefined ? {} : channels(sample, b, rows, scores, advantages) };
+    }),
+  };
 }
 
 /** Where a model's update time is logged. */

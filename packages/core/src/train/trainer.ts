@@ -13,7 +13,7 @@
 import type { Gpu } from '@horizon/kernels';
 import type { ModelDeclaration } from '../algorithms/algorithm.ts';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
-import type { Checkpoint, ModelState } from '../checkpoint/checkpoint.ts';
+import { type Checkpoint, checkVocabulary, type ModelState } from '../checkpoint/checkpoint.ts';
 import type { Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import { createTask, type EvalSplit, type Task } from '../envs/tasks.ts';
@@ -35,6 +35,7 @@ import { type LabelledExample, labelledBatch, labelledFileOf } from './labelled-
 import { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
 import { Scorer } from './scoring.ts';
 import { SftStepper, sftBatch } from './sft.ts';
+import { TrainerState } from './trainer-state.ts';
 import { UpdateSteps } from './update-steps.ts';
 
 /** Salts of the initialisation seeds. */
@@ -78,6 +79,8 @@ export class Trainer {
   sftStep = 0;
   /** Next training episode index. */
   cursor = 0;
+  /** Named state of training components, saved in every checkpoint and handed back on restore (trainer-state.ts). */
+  readonly trainerState = new TrainerState();
   private readonly generator: Generator;
   private readonly scorer: Scorer;
   private sftStepper: SftStepper | undefined;
@@ -318,11 +321,16 @@ export class Trainer {
       rng: {},
       dataCursor: { train: this.cursor, sft: this.sftStep * this.recipe.sft.batchSize },
       extra: { phase, sftSteps: this.sftStep, elapsedSeconds: this.secondsElapsed },
+      vocabulary: this.tokenizer.pieceList(),
+      trainerState: this.trainerState.save(),
     };
   }
 
   /** Continues from `ckpt` (taken by `checkpoint()` of a run with the same recipe), in its phase. */
   restore(ckpt: Checkpoint): void {
+    // Browser checkpoints come from IndexedDB, not decodeCheckpoint: the vocabulary is checked here too.
+    checkVocabulary(ckpt.vocabulary, this.tokenizer.pieceList(), 'this checkpoint');
+    this.trainerState.restore(ckpt.trainerState ?? {});
     this.secondsBefore = Number(ckpt.extra.elapsedSeconds ?? 0);
     const policy = ckpt.models.policy;
     if (checkpointPhase(ckpt) === 'sft') {

@@ -49,7 +49,8 @@ export const sample: Command = {
         return source ? source[i] : 0;
       };
       const color = !flags.plain && Boolean(process.stdout.isTTY);
-      const shown = batch.samples.slice(0, n);
+      // Row b of the scored batch is the b-th trained sample (failed and dropped rollouts have no row).
+      const shown = batch.trained.slice(0, n).map((i) => batch.samples[i]);
       let scale = 0;
       shown.forEach((s, b) => {
         for (let p = 1; p < s.tokens.length; p++) if (s.actionMask[p]) scale = Math.max(scale, Math.abs(perToken(b, p)));

@@ -9,6 +9,7 @@ import {
   modelConfigs,
   parameterLayout,
   recipeVocabSize,
+  recipeVocabulary,
   resolveRecipe,
   saveCheckpoint,
 } from '@horizon/core';
@@ -38,6 +39,8 @@ function checkpoint(step: number): Checkpoint {
     rng: { sampler: [step, 7] },
     dataCursor: { train: step * 8 },
     extra: {},
+    vocabulary: recipeVocabulary(recipe),
+    trainerState: {},
   };
 }
 
@@ -68,11 +71,17 @@ describe('DirectoryCheckpointStore', () => {
     const store = new DirectoryCheckpointStore(dir);
     await saveCheckpoint(store, checkpoint(3), { keepLast: 2 });
     expect(await readdir(dir)).toEqual(['step-3']);
-    expect((await readdir(join(dir, 'step-3'))).sort()).toEqual([COMMIT_FILE, 'optimizer.safetensors', 'policy.safetensors', 'state.json']);
+    expect((await readdir(join(dir, 'step-3'))).sort()).toEqual([
+      COMMIT_FILE,
+      'optimizer.safetensors',
+      'policy.safetensors',
+      'state.json',
+      'trainer-state.json',
+    ]);
     expect(JSON.parse(await readFile(join(dir, 'step-3', COMMIT_FILE), 'utf8'))).toEqual({
       format: 'horizon.commit/1',
       step: 3,
-      files: ['policy.safetensors', 'optimizer.safetensors', 'state.json'],
+      files: ['policy.safetensors', 'optimizer.safetensors', 'trainer-state.json', 'state.json'],
     });
     expect(await loadCheckpoint(store, { recipe })).toEqual(checkpoint(3));
   });

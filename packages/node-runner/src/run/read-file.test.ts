@@ -7,7 +7,17 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Checkpoint, CheckpointError, loadCheckpoint, modelConfigs, parameterLayout, recipeVocabSize, resolveRecipe, saveCheckpoint } from '@horizon/core';
+import {
+  type Checkpoint,
+  CheckpointError,
+  loadCheckpoint,
+  modelConfigs,
+  parameterLayout,
+  recipeVocabSize,
+  recipeVocabulary,
+  resolveRecipe,
+  saveCheckpoint,
+} from '@horizon/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DirectoryCheckpointStore } from './checkpoint-store.ts';
 import { FileRefused, readCappedFile } from './read-file.ts';
@@ -73,6 +83,8 @@ function checkpoint(step: number): Checkpoint {
     rng: {},
     dataCursor: {},
     extra: {},
+    vocabulary: recipeVocabulary(recipe),
+    trainerState: {},
   };
 }
 

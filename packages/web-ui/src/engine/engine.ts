@@ -1,7 +1,7 @@
 // The engine behind the worker boundary: owns the WebGPU device (opened once, on first use), runs
 // the kernels, parses replays and keeps runs in IndexedDB. Nothing here touches the DOM.
 
-import { type Recipe, resolveRecipe, Trainer } from '@horizon/core';
+import { checkVocabulary, type Recipe, recipeVocabulary, resolveRecipe, Trainer } from '@horizon/core';
 import { type DeviceReport, type Gpu, gae, gaeRef, isGpuError } from '@horizon/kernels';
 import { acquireNavigatorGpu } from '@horizon/kernels/navigator';
 import { cliCommand } from '../state/url-state.ts';
@@ -236,6 +236,8 @@ export class Engine implements EngineApi {
     const sets = [...(request.seed !== undefined ? [`seed=${request.seed}`] : []), ...request.sets];
     const { recipe } = resolveRecipe({ preset: request.recipe, sets });
     const from = await this.store.loadCheckpoint(id);
+    // A checkpoint of another vocabulary is refused before any row is cut.
+    if (from) checkVocabulary(from.checkpoint.vocabulary, recipeVocabulary(recipe), `the checkpoint of run "${run.summary.name}"`);
     await this.reset();
     const records = from?.records ?? 0;
     const samples = from?.samples ?? 0;
