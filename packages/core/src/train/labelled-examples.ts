@@ -14,7 +14,7 @@
 // (1 desirable, 0 undesirable) on the last one; the log-probs a sampler would have recorded are 0.
 
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
-import type { Sample } from '../envs/sample.ts';
+import { KIND_CODE, maskOfKinds, type Sample, TRAINABLE_KINDS } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import { createTask } from '../envs/tasks.ts';
 import { echo, InputError } from '../errors.ts';
@@ -111,13 +111,15 @@ export function labelledBatch(examples: readonly LabelledExample[], runSeed: num
     }
     const example = examples[order[position % n]];
     const L = example.tokens.length;
-    const actionMask = new Uint8Array(L);
-    actionMask.fill(1, example.responseStart);
+    // The file's completion stands where a rollout's action would: it trains (kind action, mask 1).
+    const tokenKinds = new Uint8Array(L).fill(KIND_CODE.prompt);
+    tokenKinds.fill(KIND_CODE.action, example.responseStart);
     const reward = example.desirable ? 1 : 0;
     return {
       tokens: example.tokens.slice(),
       responseStart: example.responseStart,
-      actionMask,
+      tokenKinds,
+      actionMask: maskOfKinds(tokenKinds, TRAINABLE_KINDS),
       observationMask: new Uint8Array(L),
       rolloutLogprobs: new Float32Array(L),
       stepRewards: [{ position: L - 1, value: reward }],
