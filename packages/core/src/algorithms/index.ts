@@ -6,8 +6,9 @@ import { drGrpo } from './dr-grpo.ts';
 import { grpo } from './grpo.ts';
 import { ppo } from './ppo.ts';
 import { rloo } from './rloo.ts';
+import { sao } from './sao.ts';
 
-export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo };
+export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo, sao };
 
 /** Whether the recipe's method has a model of this role (e.g. a critic to size and check). */
 export function declaresRole(recipe: Recipe, role: ModelRole): boolean {

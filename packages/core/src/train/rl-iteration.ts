@@ -7,7 +7,8 @@
 
 import { actionCounts, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
 import { type Algorithm, maskedStats } from '../algorithms/algorithm.ts';
-import { collectRollouts, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
+import type { JsonValue } from '../envs/environment.ts';
+import { collectRollouts, type EpisodeRequest, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
 import { packSamples, type Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import type { Task } from '../envs/tasks.ts';
@@ -17,6 +18,7 @@ import type { AdamW } from '../model/optimizer.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { isSuccess } from './evaluate.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
+import type { PolicyHistory } from './policy-history.ts';
 import { gatherItems, gatherRows, type TrainingRows, toTrainingRows, trainingLength } from './rows.ts';
 import type { Scorer, Scores } from './scoring.ts';
 import type { Minibatch, StepMetrics, UpdateSteps } from './update-steps.ts';
@@ -40,6 +42,10 @@ export interface RlContext {
   scorer: Scorer;
   updates: UpdateSteps;
   limits: RolloutLimits;
+  /** The rollout-lag simulator's past policies when `rl.rolloutLag` > 0 (rollouts sample the oldest). */
+  history?: PolicyHistory;
+  /** Trainer state the method keeps across iterations (UpdateContext.state); saved in checkpoints. */
+  methodState?: Record<string, JsonValue>;
 }
 
 export interface IterationResult {
@@ -73,13 +79,15 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   const clock = new Stopwatch();
 
   // 1. Rollout: G episodes of each of P prompts, sampled on the GPU with log π_roll recorded.
-  const requests = [];
+  const requests: EpisodeRequest[] = [];
   for (let p = 0; p < rl.promptsPerIteration; p++) {
     const seed = task.trainSeed(recipe.seed, cursor + p);
     for (let g = 0; g < rl.groupSize; g++) requests.push({ env: task.createEnv('train'), seed, rolloutId: requests.length, groupId: p });
   }
   ctx.sampler.reseed(recipe.seed, STREAM.rollout, iteration);
-  const samples = await collectRollouts(requests, codec, ctx.sampler, ctx.limits);
+  const sample = () => collectRollouts(requests, codec, ctx.sampler, ctx.limits);
+  // With a rollout lag, the policy of `history.age` updates ago samples (train/policy-history.ts).
+  const samples = ctx.history ? await ctx.history.sampleWith(sample) : await sample();
   const rollout = clock.lap();
 
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids.
@@ -113,6 +121,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   const { recipe, models } = ctx;
   const rl = recipe.rl;
   const clock = new Stopwatch();
+  const policyLag = ctx.history?.age ?? 0;
   const { samples, rows, scores, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(ctx, iteration, cursor);
   const { rollout: rolloutSeconds, score: scoreSeconds, advantage: advantageSeconds } = seconds;
   clock.lap();
@@ -120,7 +129,8 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   // 5. Updates: epochs × minibatches over a fresh shuffle each epoch; on every minibatch each model
   //    the method trains this iteration takes one step, in the method's order. Every loss term of
   //    every minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
-  const updates = ctx.algorithm.updates(recipe, iteration);
+  //    A model may step more than once per minibatch (SAO's K critic updates).
+  const updates = ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} });
   const scales = lossScales(actionCounts(rows.actionMask, rows.B, rows.T), {
     mode: rl.lossAggregation,
     rolloutIds: rows.rolloutIds,
@@ -139,6 +149,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
         const optimizer = models.optimizers.get(update.model);
         if (!model || !optimizer) throw new RangeError(`${ctx.algorithm.name} trains "${update.model}", which it does not declare as a trained model`);
         const options = { lr: update.lr, ...recipe.optim, gradClip: rl.gradClip, temperature: rl.temperature };
+        if (model === models.byName.get('policy')) ctx.history?.beforePolicyStep();
         steps[u].push(await ctx.updates.step(model, optimizer, mb, update.terms, options));
         stepSeconds[u] += (performance.now() - started) / 1000;
       }
@@ -160,6 +171,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     'rollout/truncated_frac': mean(samples.map((s) => (s.truncated ? 1 : 0))),
     ...(rl.klPlacement === 'reward' ? { 'rollout/kl_penalty': klPenalty / samples.length } : {}),
     ...advantageMetrics,
+    ...(ctx.history ? { 'rollout/policy_lag': policyLag } : {}),
     'policy/rollout_logp_diff': rollDiff.mean,
     'perf/rollout_s': rolloutSeconds,
     'perf/score_s': scoreSeconds,
@@ -167,12 +179,19 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     'perf/update_s': updateSeconds,
     'perf/tokens_per_s': actionTokens / Math.max(rolloutSeconds, 1e-9),
   };
+  // A model that steps several times per minibatch reports the mean over all its steps and their total time.
+  const stepsOf = new Map<string, StepMetrics[]>();
+  const secondsOf = new Map<string, number>();
   for (const [u, update] of updates.entries()) {
-    Object.assign(metrics, meanOfSteps(steps[u], rl.minibatches));
-    const timing = UPDATE_SECONDS[update.model];
-    if (timing) metrics[timing] = stepSeconds[u];
-    if (update.model === 'policy') {
-      metrics['policy/lr'] = update.lr;
+    stepsOf.set(update.model, [...(stepsOf.get(update.model) ?? []), ...steps[u]]);
+    secondsOf.set(update.model, (secondsOf.get(update.model) ?? 0) + stepSeconds[u]);
+  }
+  for (const [model, modelSteps] of stepsOf) {
+    Object.assign(metrics, meanOfSteps(modelSteps, modelSteps.length / rl.epochs));
+    const timing = UPDATE_SECONDS[model];
+    if (timing) metrics[timing] = secondsOf.get(model) as number;
+    if (model === 'policy') {
+      metrics['policy/lr'] = updates.find((update) => update.model === 'policy')?.lr as number;
       metrics['perf/train_tokens_per_s'] = (rows.B * rows.T * rl.epochs) / Math.max(updateSeconds, 1e-9);
     }
   }

@@ -7,13 +7,15 @@
 // optimizer moments, data cursors) continues exactly as the uninterrupted run on the same device.
 // A checkpoint can be taken in either phase: during SFT it holds the policy, the SFT optimizer and
 // the SFT step (extra.phase = "sft", step 0); during RL every model the method declares (for PPO
-// the reference and the critic), by name.
+// the reference and the critic), by name, with a lagged run's kept past policies (policy-history.ts)
+// and the method's own state (UpdateContext.state) in the extras.
 // A non-finite loss, gradient norm or reward stops the run (train/divergence.ts).
 
 import type { Gpu } from '@horizon/kernels';
 import type { ModelDeclaration } from '../algorithms/algorithm.ts';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import type { Checkpoint, ModelState } from '../checkpoint/checkpoint.ts';
+import type { JsonValue } from '../envs/environment.ts';
 import type { Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import { createTask, type EvalSplit, type Task } from '../envs/tasks.ts';
@@ -31,6 +33,7 @@ import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
 import { checkFiniteWeights, divergence } from './divergence.ts';
 import { evaluate } from './evaluate.ts';
 import { GpuSampler } from './gpu-sampler.ts';
+import { lagModelName, PolicyHistory } from './policy-history.ts';
 import { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
 import { Scorer } from './scoring.ts';
 import { SftStepper, sftBatch } from './sft.ts';
@@ -71,6 +74,10 @@ export class Trainer {
   /** Optimizers of the trained ones among them. */
   readonly rlOptimizers = new Map<string, AdamW>();
   private rlStarted = false;
+  /** The rollout-lag simulator's past policies, when `rl.rolloutLag` > 0; created when RL starts. */
+  history: PolicyHistory | undefined;
+  /** What the method keeps across iterations (e.g. when value pretraining ended); saved in checkpoints. */
+  methodState: Record<string, JsonValue> = {};
   /** RL iterations completed. */
   iteration = 0;
   /** SFT steps completed. */
@@ -107,6 +114,7 @@ export class Trainer {
     this.scorer.destroy();
     this.updates.destroy();
     this.sftStepper?.destroy();
+    this.history?.destroy();
   }
 
   get algorithm() {
@@ -190,8 +198,11 @@ export class Trainer {
       if (declared.role === 'policy') continue;
       const model = this.buildModel(declared);
       this.rlModels.set(declared.name, model);
-      if (declared.trained) this.rlOptimizers.set(declared.name, new AdamW(model));
+      const frozen = this.algorithm.frozenParameters?.(this.recipe, declared.name, model.layout.entries.map((entry) => entry.name)) ?? [];
+      if (declared.trained) this.rlOptimizers.set(declared.name, new AdamW(model, frozen));
     }
+    this.history?.destroy();
+    this.history = this.recipe.rl.rolloutLag > 0 ? new PolicyHistory(this.policy, this.recipe.rl.rolloutLag) : undefined;
     this.rlStarted = true;
   }
 
@@ -244,6 +255,8 @@ export class Trainer {
       scorer: this.scorer,
       updates: this.updates,
       limits,
+      history: this.history,
+      methodState: this.methodState,
     };
   }
 
@@ -297,6 +310,7 @@ export class Trainer {
     };
     const models: Checkpoint['models'] = { policy: await model(this.policy, this.policyOptimizer) };
     for (const [name, gpt] of this.rlModels) models[name] = await model(gpt, this.rlOptimizers.get(name));
+    for (const [i, params] of (await this.history?.save())?.entries() ?? []) models[lagModelName(i + 1)] = { config: this.policy.config, params };
     return {
       step: this.iteration,
       recipe: this.recipe,
@@ -304,7 +318,7 @@ export class Trainer {
       // Every generator is re-derived from (seed, iteration): nothing else to save.
       rng: {},
       dataCursor: { train: this.cursor, sft: this.sftStep * this.recipe.sft.batchSize },
-      extra: { phase, sftSteps: this.sftStep, elapsedSeconds: this.secondsElapsed },
+      extra: { phase, sftSteps: this.sftStep, elapsedSeconds: this.secondsElapsed, ...(phase === 'rl' ? { methodState: structuredClone(this.methodState) } : {}) },
     };
   }
 
@@ -335,6 +349,13 @@ export class Trainer {
       if (!saved.adam) throw new RangeError(`this checkpoint has no optimizer state for ${name}, but ${this.recipe.rl.algorithm} trains it`);
       optimizer.loadState(saved.adam);
     }
+    const kept: Float32Array[] = [];
+    while (ckpt.models[lagModelName(kept.length + 1)]) kept.push(ckpt.models[lagModelName(kept.length + 1)].params);
+    if (kept.length > 0 && !this.history)
+      throw new RangeError(`this checkpoint keeps ${kept.length} past policies for a rollout lag, but rl.rolloutLag is 0`);
+    this.history?.load(kept);
+    const state = ckpt.extra.methodState;
+    this.methodState = state && typeof state === 'object' && !Array.isArray(state) ? structuredClone(state) : {};
   }
 }
 
