@@ -26,7 +26,9 @@ describe('web UI v2 defects', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${served.app.url}?recipe=nope#playground`);
     await expect.poll(() => page.locator('[data-stray="preset"]').count(), { timeout: 20_000 }).toBe(1);
-    expect(await text(page, '[data-stray="preset"]')).toContain('There is no preset "nope"; pick one of add-ppo, add-grpo, add-dr-grpo, add-rloo, add-sao, add-vc-ppo, tiny');
+    expect(await text(page, '[data-stray="preset"]')).toContain(
+      'There is no preset "nope"; pick one of add-ppo, add-grpo, add-dr-grpo, add-rloo, add-sao, add-vc-ppo, tiny',
+    );
     expect(await page.getByRole('button', { name: 'Play' }).isDisabled()).toBe(true);
     expect(errors).toEqual([]);
     await page.getByRole('button', { name: 'use add-ppo' }).click();

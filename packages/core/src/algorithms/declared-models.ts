@@ -5,8 +5,8 @@
 
 import type { GptConfig } from '../model/config.ts';
 import { modelConfigs } from '../recipe/checks.ts';
-import { lagModelName } from '../train/policy-history.ts';
 import type { Recipe } from '../recipe/schema.ts';
+import { lagModelName } from '../train/policy-history.ts';
 import type { ModelDeclaration, ModelRole } from './algorithm.ts';
 import { ALGORITHM_BY_NAME } from './index.ts';
 
@@ -19,6 +19,11 @@ export function declaredModels(recipe: Recipe, vocabSize: number): DeclaredModel
   const configs = modelConfigs(recipe, vocabSize);
   const configOf: Record<ModelRole, GptConfig> = { policy: configs.policy, reference: configs.policy, critic: configs.critic };
   const method = ALGORITHM_BY_NAME[recipe.rl.algorithm].models.map((model) => ({ ...model, config: configOf[model.role] }));
-  const kept = Array.from({ length: recipe.rl.rolloutLag }, (_, i) => ({ name: lagModelName(i + 1), role: 'policy' as const, trained: false, config: configs.policy }));
+  const kept = Array.from({ length: recipe.rl.rolloutLag }, (_, i) => ({
+    name: lagModelName(i + 1),
+    role: 'policy' as const,
+    trained: false,
+    config: configs.policy,
+  }));
   return [...method, ...kept];
 }

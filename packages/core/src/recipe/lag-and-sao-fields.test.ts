@@ -35,7 +35,17 @@ describe('rollout lag, DIS, SAO and VC-PPO fields', () => {
 
   it('add-sao and add-vc-ppo are the methods their pages describe', () => {
     const sao = resolveRecipe({ preset: 'add-sao' }).recipe;
-    expect(sao.rl).toMatchObject({ algorithm: 'sao', policyLoss: 'dis', disLow: 0.3, disHigh: 5, criticUpdates: 2, lambdaAlpha: 1.5, lambdaCritic: 1, epochs: 1, groupSize: 1 });
+    expect(sao.rl).toMatchObject({
+      algorithm: 'sao',
+      policyLoss: 'dis',
+      disLow: 0.3,
+      disHigh: 5,
+      criticUpdates: 2,
+      lambdaAlpha: 1.5,
+      lambdaCritic: 1,
+      epochs: 1,
+      groupSize: 1,
+    });
     expect(sao.sao.freezeCriticAttention).toBe(true);
     const vc = resolveRecipe({ preset: 'add-vc-ppo' }).recipe;
     expect(vc.rl).toMatchObject({ algorithm: 'ppo', criticWarmupSteps: 20, criticWarmupTarget: 0.5, lambdaAlpha: 1.5, lambdaCritic: 1 });

@@ -75,7 +75,11 @@ export const RecipeSchema = z
       batchSize: int('SFT examples per step', 32, 1, 4096),
     }),
     rl: section('reinforcement learning', {
-      algorithm: choice('method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), sao (critic + GAE, DIS, K critic steps)', ALGORITHMS, 'ppo'),
+      algorithm: choice(
+        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), sao (critic + GAE, DIS, K critic steps)',
+        ALGORITHMS,
+        'ppo',
+      ),
       iterations: int('RL iterations (rollout + update rounds)', 200, 1, 10_000_000),
       promptsPerIteration: int('distinct prompts sampled per iteration', 128, 1, 65_536),
       groupSize: int('rollouts per prompt (GRPO/RLOO groups; ≥ 2 for those)', 1, 1, 1024),
@@ -102,7 +106,12 @@ export const RecipeSchema = z
       whiten: flag('whiten advantages over the batch’s action tokens', true),
       lossAggregation: choice('how per-token losses are averaged (docs/algorithms/README.md §3)', LOSS_AGGREGATIONS, 'token-mean'),
       criticWarmupSteps: int('critic-only iterations before the policy updates (PPO, SAO)', 5, 0, 1_000_000),
-      criticWarmupTarget: real('VC-PPO value pretraining: the critic-only phase also ends at the first batch whose explained variance reaches this (1 = off)', 1, 0, 1),
+      criticWarmupTarget: real(
+        'VC-PPO value pretraining: the critic-only phase also ends at the first batch whose explained variance reaches this (1 = off)',
+        1,
+        0,
+        1,
+      ),
       criticUpdates: int('critic steps per minibatch on the same targets, before the policy step (SAO uses 2)', 1, 1, 64),
       lambdaAlpha: real('length-adaptive policy λ = 1 − 1/(α·l), l = the sample’s action tokens (VAPO, SAO: 1.5; 0 = rl.lambda)', 0, 0, 1000),
       policyLoss: choice('policy surrogate: "ppo-clip" (ratio to π_old, clipped) or "dis" (SAO: band-masked ratio to π_roll)', POLICY_LOSSES, 'ppo-clip'),

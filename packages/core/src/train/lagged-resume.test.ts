@@ -32,9 +32,7 @@ function recorder(lines: Line[]): TrainerHooks {
 
 /** RL and eval rows without wall-clock figures. */
 const numerics = (lines: Line[]) =>
-  lines
-    .filter((l) => l.phase !== 'sft')
-    .map((l) => ({ ...l, metrics: Object.fromEntries(Object.entries(l.metrics).filter(([k]) => !k.startsWith('perf/'))) }));
+  lines.filter((l) => l.phase !== 'sft').map((l) => ({ ...l, metrics: Object.fromEntries(Object.entries(l.metrics).filter(([k]) => !k.startsWith('perf/'))) }));
 
 describe('a lagged run', () => {
   it('N iterations equal N/2, a checkpoint round trip with the kept policies, and N/2 more — bit for bit', async () => {
@@ -69,7 +67,7 @@ describe('a lagged run', () => {
     const lastHalf = (lines: Line[]) =>
       numerics(lines)
         .filter((l) => l.phase === 'rl' && l.step > half)
-        .map((l) => ({ ...l, metrics: { ...l.metrics, 'rollout/policy_lag': undefined } }));
+        .map((l): Line => ({ ...l, metrics: { ...l.metrics, 'rollout/policy_lag': undefined } }));
     expect(lastHalf(without)).toHaveLength(half);
     expect(lastHalf(without)).not.toEqual(lastHalf(straight));
     // Sampled by the current policy, π_roll is π_old again; sampled two updates back, it is not.

@@ -38,7 +38,8 @@ export class PolicyHistory {
     readonly policy: Gpt,
     readonly lag: number,
   ) {
-    if (!Number.isInteger(lag) || lag < 1 || lag > MAX_ROLLOUT_LAG) throw new RangeError(`rollout lag must be an integer in [1, ${MAX_ROLLOUT_LAG}], got ${lag}`);
+    if (!Number.isInteger(lag) || lag < 1 || lag > MAX_ROLLOUT_LAG)
+      throw new RangeError(`rollout lag must be an integer in [1, ${MAX_ROLLOUT_LAG}], got ${lag}`);
     this.gpu = policy.gpu;
     this.stash = this.gpu.tensor([policy.layout.totalSize], 'f32', 'policy-history.stash');
   }

@@ -25,7 +25,15 @@ async function context(lag: number, minibatches: number): Promise<RlContext & { 
   const gpu = await testGpu();
   const recipe = resolveRecipe({
     preset: 'add-grpo',
-    sets: ['model.contextLength=16', 'rl.promptsPerIteration=4', 'rl.groupSize=2', 'rl.epochs=1', `rl.minibatches=${minibatches}`, `rl.rolloutLag=${lag}`, 'rl.policyLr=3e-2'],
+    sets: [
+      'model.contextLength=16',
+      'rl.promptsPerIteration=4',
+      'rl.groupSize=2',
+      'rl.epochs=1',
+      `rl.minibatches=${minibatches}`,
+      `rl.rolloutLag=${lag}`,
+      'rl.policyLr=3e-2',
+    ],
   }).recipe;
   const task = createTask(recipe.task, recipe.eval);
   const tokenizer = new CharTokenizer(task.vocabulary);

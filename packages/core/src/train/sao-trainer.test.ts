@@ -58,8 +58,7 @@ describe('SAO through the trainer', () => {
     const attention = critic.layout.entries.filter((e) => e.name.includes('.attn.')).map((e) => e.name);
     expect(attention).toHaveLength(4 * recipe.model.policy.layers);
     for (const name of attention) expect(slice(after, name), name).toEqual(slice(criticAtStart, name));
-    for (const name of ['transformer.h.0.mlp.c_fc.weight', 'value_head.weight'])
-      expect(slice(after, name), name).not.toEqual(slice(criticAtStart, name));
+    for (const name of ['transformer.h.0.mlp.c_fc.weight', 'value_head.weight']) expect(slice(after, name), name).not.toEqual(slice(criticAtStart, name));
 
     // DIS reports its band-mask fraction and no dual clip.
     expect(rl.at(-1)?.['policy/clip_frac']).toBeDefined();

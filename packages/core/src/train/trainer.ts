@@ -198,7 +198,12 @@ export class Trainer {
       if (declared.role === 'policy') continue;
       const model = this.buildModel(declared);
       this.rlModels.set(declared.name, model);
-      const frozen = this.algorithm.frozenParameters?.(this.recipe, declared.name, model.layout.entries.map((entry) => entry.name)) ?? [];
+      const frozen =
+        this.algorithm.frozenParameters?.(
+          this.recipe,
+          declared.name,
+          model.layout.entries.map((entry) => entry.name),
+        ) ?? [];
       if (declared.trained) this.rlOptimizers.set(declared.name, new AdamW(model, frozen));
     }
     this.history?.destroy();
@@ -318,7 +323,12 @@ export class Trainer {
       // Every generator is re-derived from (seed, iteration): nothing else to save.
       rng: {},
       dataCursor: { train: this.cursor, sft: this.sftStep * this.recipe.sft.batchSize },
-      extra: { phase, sftSteps: this.sftStep, elapsedSeconds: this.secondsElapsed, ...(phase === 'rl' ? { methodState: structuredClone(this.methodState) } : {}) },
+      extra: {
+        phase,
+        sftSteps: this.sftStep,
+        elapsedSeconds: this.secondsElapsed,
+        ...(phase === 'rl' ? { methodState: structuredClone(this.methodState) } : {}),
+      },
     };
   }
 
@@ -351,8 +361,7 @@ export class Trainer {
     }
     const kept: Float32Array[] = [];
     while (ckpt.models[lagModelName(kept.length + 1)]) kept.push(ckpt.models[lagModelName(kept.length + 1)].params);
-    if (kept.length > 0 && !this.history)
-      throw new RangeError(`this checkpoint keeps ${kept.length} past policies for a rollout lag, but rl.rolloutLag is 0`);
+    if (kept.length > 0 && !this.history) throw new RangeError(`this checkpoint keeps ${kept.length} past policies for a rollout lag, but rl.rolloutLag is 0`);
     this.history?.load(kept);
     const state = ckpt.extra.methodState;
     this.methodState = state && typeof state === 'object' && !Array.isArray(state) ? structuredClone(state) : {};
