@@ -327,7 +327,8 @@ export class Trainer {
         phase,
         sftSteps: this.sftStep,
         elapsedSeconds: this.secondsElapsed,
-        ...(phase === 'rl' ? { methodState: structuredClone(this.methodState) } : {}),
+        // Only a method that keeps state adds the key, so other checkpoints stay as they were.
+        ...(phase === 'rl' && Object.keys(this.methodState).length > 0 ? { methodState: structuredClone(this.methodState) } : {}),
       },
     };
   }
