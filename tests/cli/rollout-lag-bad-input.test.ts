@@ -17,7 +17,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('rl.rolloutLag', () => {
   it('beyond the kept history: one sentence, exit 2, nothing written', () => {
     const out = join(scratch, 'run');
-    const run = spawnSync(tsx, [main, 'train', '--recipe', 'add-sao', '--set', 'rl.rolloutLag=17', '--out', out], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(tsx, [main, 'train', '--recipe', 'add-sao', '--set', 'rl.rolloutLag=17', '--out', out], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(run.status, run.stderr).toBe(2);
     const lines = run.stderr.trim().split('\n');
     expect(lines, run.stderr).toHaveLength(1);
