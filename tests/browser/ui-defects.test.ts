@@ -27,7 +27,7 @@ describe('web UI v2 defects', () => {
     await page.goto(`${served.app.url}?recipe=nope#playground`);
     await expect.poll(() => page.locator('[data-stray="preset"]').count(), { timeout: 20_000 }).toBe(1);
     expect(await text(page, '[data-stray="preset"]')).toContain(
-      'There is no preset "nope"; pick one of add-ppo, add-grpo, add-dr-grpo, add-rloo, add-kto, tiny',
+      'There is no preset "nope"; pick one of add-ppo, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny',
     );
     expect(await page.getByRole('button', { name: 'Play' }).isDisabled()).toBe(true);
     expect(errors).toEqual([]);

@@ -93,7 +93,7 @@ describe('method-specific input', () => {
   it('a field of another method is one sentence naming it, its readers and rl.algorithm, and nothing is written', () => {
     const out = join(scratch, 'foreign-field');
     const r = horizon(['train', '--quiet', '--recipe', 'add-grpo', '--set', 'rl.criticLr=0.002', '--out', out]);
-    expect(oneSentence(r, 'train')).toBe("horizon train: rl.criticLr (from --set) is read by ppo; this recipe's rl.algorithm is grpo.");
+    expect(oneSentence(r, 'train')).toBe("horizon train: rl.criticLr (from --set) is read by ppo, sao; this recipe's rl.algorithm is grpo.");
     expect(existsSync(out)).toBe(false);
   });
 

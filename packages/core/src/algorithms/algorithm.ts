@@ -7,6 +7,7 @@
 // Shape legend:  B rows · T positions
 
 import type { Gpu, KlEstimator } from '@horizon/kernels';
+import type { JsonValue } from '../envs/environment.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import type { AlgorithmName, Recipe } from '../recipe/schema.ts';
 import type { TrainingRows } from '../train/rows.ts';
@@ -79,6 +80,16 @@ export interface AdvantageResult {
   metrics: Partial<Record<MetricName, number>>;
 }
 
+/**
+ * What the loop knows when it asks for an iteration's updates: the metrics of this iteration's
+ * advantages, and trainer state a method keeps across iterations (JSON, saved in checkpoints so a
+ * resumed run decides the same way; e.g. when VC-PPO's value pretraining ended).
+ */
+export interface UpdateContext {
+  metrics: Partial<Record<MetricName, number>>;
+  state: Record<string, JsonValue>;
+}
+
 export interface Algorithm {
   readonly name: AlgorithmName;
   /** Every model the method needs during RL, the policy first. */
@@ -88,12 +99,14 @@ export interface Algorithm {
   readonly grouped?: boolean;
   advantages(inputs: AdvantageInputs): Promise<AdvantageResult>;
   /** The models trained in iteration `iteration` (0-based) and their terms, in the order they step on each minibatch. */
-  updates(recipe: Recipe, iteration: number): readonly ModelUpdate[];
+  updates(recipe: Recipe, iteration: number, context?: UpdateContext): readonly ModelUpdate[];
   /**
    * A file of labelled completions the method trains on instead of the policy's rollouts, if the
    * recipe names one (train/labelled-examples.ts reads its rows; KTO's kto.file).
    */
   labelledFile?(recipe: Recipe): string | undefined;
+  /** Parameters of a declared, trained model that its optimizer must leave alone (names from `parameterNames`); none if absent. */
+  frozenParameters?(recipe: Recipe, model: string, parameterNames: readonly string[]): readonly string[];
 }
 
 /** The policy being trained and the frozen SFT copy the KL is measured against: every method's first two models. */

@@ -1,9 +1,12 @@
 // The models a recipe's method declares, each with the GPT config the recipe builds for it: what the
 // trainer creates when RL starts, what a checkpoint of the run may hold, and what the fit check sizes.
+// With a rollout lag k, the k past policies the lag simulator keeps (train/policy-history.ts) are
+// declared too, frozen, as `policy-lag-1` … `policy-lag-k`: a checkpoint holds the ones it has.
 
 import type { GptConfig } from '../model/config.ts';
 import { modelConfigs } from '../recipe/checks.ts';
 import type { Recipe } from '../recipe/schema.ts';
+import { lagModelName } from '../train/policy-history.ts';
 import type { ModelDeclaration, ModelRole } from './algorithm.ts';
 import { ALGORITHM_BY_NAME } from './index.ts';
 
@@ -15,5 +18,12 @@ export interface DeclaredModel extends ModelDeclaration {
 export function declaredModels(recipe: Recipe, vocabSize: number): DeclaredModel[] {
   const configs = modelConfigs(recipe, vocabSize);
   const configOf: Record<ModelRole, GptConfig> = { policy: configs.policy, reference: configs.policy, critic: configs.critic };
-  return ALGORITHM_BY_NAME[recipe.rl.algorithm].models.map((model) => ({ ...model, config: configOf[model.role] }));
+  const method = ALGORITHM_BY_NAME[recipe.rl.algorithm].models.map((model) => ({ ...model, config: configOf[model.role] }));
+  const kept = Array.from({ length: recipe.rl.rolloutLag }, (_, i) => ({
+    name: lagModelName(i + 1),
+    role: 'policy' as const,
+    trained: false,
+    config: configs.policy,
+  }));
+  return [...method, ...kept];
 }

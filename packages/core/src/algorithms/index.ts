@@ -7,8 +7,9 @@ import { grpo } from './grpo.ts';
 import { kto } from './kto.ts';
 import { ppo } from './ppo.ts';
 import { rloo } from './rloo.ts';
+import { sao } from './sao.ts';
 
-export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo, kto };
+export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo, kto, sao };
 
 /** Whether the recipe's method has a model of this role (e.g. a critic to size and check). */
 export function declaresRole(recipe: Recipe, role: ModelRole): boolean {

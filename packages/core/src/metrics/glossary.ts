@@ -70,6 +70,10 @@ export const METRICS = {
     doc: 'fraction of prompt groups whose rollouts all got the same reward (zero GRPO/RLOO advantage)',
     better: 'lower',
   },
+  'rollout/policy_lag': {
+    unit: 'count',
+    doc: 'policy updates between the policy that sampled the rollouts and the current one (rollout-lag simulator, rl.rolloutLag)',
+  },
   'rollout/advantage_mean': { unit: 'value', doc: 'mean advantage over action tokens, before whitening' },
   'rollout/advantage_std': { unit: 'value', doc: 'standard deviation of advantages over action tokens, before whitening' },
   'rollout/desirable_frac': { unit: 'fraction', doc: 'KTO: fraction of the batch’s completions labelled desirable (verifier reward > 0, or the file’s label)' },

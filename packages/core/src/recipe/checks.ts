@@ -3,6 +3,7 @@
 import { declaresRole } from '../algorithms/index.ts';
 import { taskChecks, taskLimits } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
+import { MAX_ROLLOUT_LAG } from '../train/policy-history.ts';
 import type { Recipe } from './schema.ts';
 
 export interface FieldIssue {
@@ -58,6 +59,11 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
   if (r.rl.dynamicSampling && r.rl.groupSize < 2)
     add('rl.dynamicSampling', `needs rl.groupSize of at least 2 (a group of one always has equal rewards and would be dropped), got ${r.rl.groupSize}`);
   if (r.rl.dualClip !== 0 && r.rl.dualClip <= 1) add('rl.dualClip', `must be 0 (off) or greater than 1, got ${r.rl.dualClip}`);
+  if (r.rl.rolloutLag > MAX_ROLLOUT_LAG)
+    add(
+      'rl.rolloutLag',
+      `must be at most ${MAX_ROLLOUT_LAG}: the trainer keeps the last ${MAX_ROLLOUT_LAG} policies for the rollout-lag simulator, and a lag of ${r.rl.rolloutLag} needs older ones`,
+    );
   const sizes = { heldOutSize: r.eval.heldOutSize, oodSize: r.eval.oodSize };
   const task = taskChecks(r.task, sizes);
   issues.push(...task);

@@ -151,6 +151,13 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
         `${field} ${c.width} × ${c.layers} layers makes ${name}.safetensors ${GB(4 * P)}, more than the 2 GiB a checkpoint file may hold; use a smaller model.`,
       );
   }
+  if (rl.rolloutLag > 0) {
+    // The rollout-lag simulator: k kept past policies and a stash of the current one (train/policy-history.ts).
+    const P = parameterLayout(configs.policy).totalSize;
+    buffers.push({ bytes: 4 * P, what: `each of the ${rl.rolloutLag + 1} policy copies the rollout lag keeps`, field: 'rl.rolloutLag' });
+    device += 4 * P * (rl.rolloutLag + 1);
+    host += 4 * P * rl.rolloutLag * 2;
+  }
   if (4 * optimizerFloats.total > MAX_CHECKPOINT_FILE_BYTES)
     fileIssues.push(
       `model.policy.width ${model.policy.width} × ${model.policy.layers} layers makes optimizer.safetensors (AdamW moments) ${GB(4 * optimizerFloats.total)}, more than the 2 GiB a checkpoint file may hold; use a smaller model.`,

@@ -32,25 +32,25 @@ describe('the method-fields table', () => {
   });
 
   it('the help says who reads a method-specific field', () => {
-    expect(recipeFieldsHelp()).toMatch(/ {2}rl\.criticLr\s+0\.001\s+critic learning rate \[read by ppo\]/);
+    expect(recipeFieldsHelp()).toMatch(/ {2}rl\.criticLr\s+0\.001\s+critic learning rate \[read by ppo, sao\]/);
     expect(recipeFieldsHelp()).toMatch(/ {2}kto\.beta\s+0\.1\s+.*\[read by kto\]/);
     expect(recipeFieldsHelp()).not.toMatch(/rl\.clipLow.*read by/);
-    expect(methodFieldsSummary()).toBe('rl.lambda, rl.lambdaCritic, rl.valueClip, rl.criticLr, rl.criticWarmupSteps (ppo); kto.* (kto)');
+    expect(methodFieldsSummary()).toBe('rl.lambda, rl.lambdaCritic, rl.lambdaAlpha, rl.valueClip, rl.criticLr, rl.criticWarmupSteps, rl.criticWarmupTarget, rl.criticUpdates (ppo, sao); sao.* (sao); kto.* (kto)');
   });
 });
 
 describe('a field of another method', () => {
   it('--set: one sentence naming the field, its readers and the recipe’s method', () => {
-    expect(message({ preset: 'add-grpo', sets: ['rl.criticLr=0.002'] })).toBe("rl.criticLr (from --set) is read by ppo; this recipe's rl.algorithm is grpo.");
+    expect(message({ preset: 'add-grpo', sets: ['rl.criticLr=0.002'] })).toBe("rl.criticLr (from --set) is read by ppo, sao; this recipe's rl.algorithm is grpo.");
     expect(message({ sets: ['kto.beta=0.5'] })).toBe("kto.beta (from --set) is read by kto; this recipe's rl.algorithm is ppo.");
-    expect(message({ preset: 'add-kto', sets: ['rl.lambda=0.9'] })).toBe("rl.lambda (from --set) is read by ppo; this recipe's rl.algorithm is kto.");
+    expect(message({ preset: 'add-kto', sets: ['rl.lambda=0.9'] })).toBe("rl.lambda (from --set) is read by ppo, sao; this recipe's rl.algorithm is kto.");
   });
 
   it('a recipe file: every such field, naming the file', () => {
     const file = { name: 'mine.json', text: JSON.stringify({ extends: 'add-rloo', rl: { criticWarmupSteps: 0, valueClip: 0.5 } }) };
     expect(message({ file }).split('\n')).toEqual([
-      "rl.valueClip (from file mine.json) is read by ppo; this recipe's rl.algorithm is rloo.",
-      "rl.criticWarmupSteps (from file mine.json) is read by ppo; this recipe's rl.algorithm is rloo.",
+      "rl.valueClip (from file mine.json) is read by ppo, sao; this recipe's rl.algorithm is rloo.",
+      "rl.criticWarmupSteps (from file mine.json) is read by ppo, sao; this recipe's rl.algorithm is rloo.",
     ]);
   });
 
@@ -58,7 +58,7 @@ describe('a field of another method', () => {
     const grpo = resolveRecipe({ preset: 'add-grpo' });
     const recipe = { ...grpo.recipe, rl: { ...grpo.recipe.rl, criticLr: 0.5 } };
     expect(methodFieldIssues(recipe, { ...grpo.sources, 'rl.criticLr': 'preset add-grpo' })).toEqual([
-      { path: 'rl.criticLr', message: "is read by ppo; preset add-grpo's rl.algorithm is grpo" },
+      { path: 'rl.criticLr', message: "is read by ppo, sao; preset add-grpo's rl.algorithm is grpo" },
     ]);
   });
 

@@ -8,11 +8,16 @@
 import type { AlgorithmName } from './schema.ts';
 
 export const METHOD_FIELDS: Readonly<Record<string, readonly AlgorithmName[]>> = {
-  'rl.lambda': ['ppo'],
-  'rl.lambdaCritic': ['ppo'],
-  'rl.valueClip': ['ppo'],
-  'rl.criticLr': ['ppo'],
-  'rl.criticWarmupSteps': ['ppo'],
+  // The critic, its GAE targets and its warm-up (VC-PPO's value pretraining): the methods with a critic.
+  'rl.lambda': ['ppo', 'sao'],
+  'rl.lambdaCritic': ['ppo', 'sao'],
+  'rl.lambdaAlpha': ['ppo', 'sao'],
+  'rl.valueClip': ['ppo', 'sao'],
+  'rl.criticLr': ['ppo', 'sao'],
+  'rl.criticWarmupSteps': ['ppo', 'sao'],
+  'rl.criticWarmupTarget': ['ppo', 'sao'],
+  'rl.criticUpdates': ['ppo', 'sao'],
+  sao: ['sao'],
   kto: ['kto'],
 };
 

@@ -55,6 +55,33 @@ export const PRESETS = {
       kto: { undesirableWeight: 0.15 },
     },
   },
+  'add-sao': {
+    doc: 'addition, SAO: critic + token-level GAE with length-adaptive λ, DIS against π_roll, 2 critic steps per policy step, frozen critic attention, one pass per batch',
+    recipe: {
+      name: 'add-sao',
+      rl: {
+        algorithm: 'sao',
+        policyLoss: 'dis',
+        disLow: 0.3,
+        disHigh: 5,
+        criticUpdates: 2,
+        lambdaAlpha: 1.5,
+        lambdaCritic: 1,
+        epochs: 1,
+        minibatches: 1,
+        klCoef: 0,
+        criticWarmupSteps: 10,
+      },
+      sao: { freezeCriticAttention: true },
+    },
+  },
+  'add-vc-ppo': {
+    doc: 'addition, VC-PPO: PPO after value pretraining (critic only until explained variance 0.5, at most 20 iterations), length-adaptive λ for the actor, λ_critic = 1',
+    recipe: {
+      name: 'add-vc-ppo',
+      rl: { algorithm: 'ppo', criticWarmupSteps: 20, criticWarmupTarget: 0.5, lambdaAlpha: 1.5, lambdaCritic: 1 },
+    },
+  },
   tiny: {
     doc: 'CI-sized PPO: the default task and model, a shorter warm start and 15 iterations (under a minute on two CPU cores)',
     recipe: {

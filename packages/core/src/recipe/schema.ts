@@ -25,12 +25,13 @@ const section = <S extends z.ZodRawShape>(doc: string, shape: S) =>
     .prefault({} as never)
     .describe(doc);
 
-export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto'] as const;
+export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao'] as const;
 export const KL_PLACEMENTS = ['reward', 'loss'] as const;
 // Declared beside the kernels that implement them (kernels/src/rl/kl, rl/aggregate).
 export { KL_ESTIMATORS, LOSS_AGGREGATIONS };
 export const CRITIC_INITS = ['policy', 'fresh'] as const;
 export const KTO_SOURCES = ['rollouts', 'file'] as const;
+export const POLICY_LOSSES = ['ppo-clip', 'dis'] as const;
 
 export const RecipeSchema = z
   .strictObject({
@@ -76,7 +77,7 @@ export const RecipeSchema = z
     }),
     rl: section('reinforcement learning', {
       algorithm: choice(
-        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions)',
+        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions), sao (critic + GAE, DIS, K critic steps)',
         ALGORITHMS,
         'ppo',
       ),
@@ -105,7 +106,19 @@ export const RecipeSchema = z
       gradClip: real('global gradient-norm clip (0 = off)', 1, 0, 1e6),
       whiten: flag('whiten advantages over the batch’s action tokens', true),
       lossAggregation: choice('how per-token losses are averaged (docs/algorithms/README.md §3)', LOSS_AGGREGATIONS, 'token-mean'),
-      criticWarmupSteps: int('critic-only iterations before the policy updates (PPO)', 5, 0, 1_000_000),
+      criticWarmupSteps: int('critic-only iterations before the policy updates (PPO, SAO)', 5, 0, 1_000_000),
+      criticWarmupTarget: real(
+        'VC-PPO value pretraining: the critic-only phase also ends at the first batch whose explained variance reaches this (1 = off)',
+        1,
+        0,
+        1,
+      ),
+      criticUpdates: int('critic steps per minibatch on the same targets, before the policy step (SAO uses 2)', 1, 1, 64),
+      lambdaAlpha: real('length-adaptive policy λ = 1 − 1/(α·l), l = the sample’s action tokens (VAPO, SAO: 1.5; 0 = rl.lambda)', 0, 0, 1000),
+      policyLoss: choice('policy surrogate: "ppo-clip" (ratio to π_old, clipped) or "dis" (SAO: band-masked ratio to π_roll)', POLICY_LOSSES, 'ppo-clip'),
+      disLow: real('DIS band below: a ratio to π_roll at or under 1 − ε_low leaves the gradient', 0.3, 0, 1),
+      disHigh: real('DIS band above: a ratio to π_roll at or over 1 + ε_high leaves the gradient', 5, 0, 100),
+      rolloutLag: int('rollout-lag simulator: sample with the policy of this many policy updates ago (0 = on-policy)', 0, 0, 1_000_000),
       dynamicSampling: flag('drop prompt groups whose rewards are all equal before the update (DAPO); the batch shrinks, nothing is resampled', false),
       tis: real('truncated importance sampling: cap C on π_old/π_roll weighting the PPO-clip loss per token (verl/slime TIS; 0 = off)', 0, 0, 1000),
     }),
@@ -123,6 +136,9 @@ export const RecipeSchema = z
         .max(4096)
         .default('')
         .describe('JSONL file of {"prompt", "completion", "label"} rows (TRL\'s unpaired format) when kto.source is "file"'),
+    }),
+    sao: section('SAO only (rl.algorithm = sao; docs/algorithms/sao-dis.md)', {
+      freezeCriticAttention: flag('freeze the critic’s attention projections; its MLPs, norms, embeddings and value head train', true),
     }),
     eval: section('evaluation on fixed problem sets', {
       interval: int('evaluate every this many RL iterations, and always before and after RL (0 = only then)', 10, 0, 10_000_000),

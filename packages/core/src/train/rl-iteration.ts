@@ -7,7 +7,8 @@
 
 import { actionCounts, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
 import type { Algorithm } from '../algorithms/algorithm.ts';
-import { collectRollouts, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
+import type { JsonValue } from '../envs/environment.ts';
+import { collectRollouts, type EpisodeRequest, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
 import { actionTokenCount, packSamples, type Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import type { Task } from '../envs/tasks.ts';
@@ -17,6 +18,7 @@ import type { AdamW } from '../model/optimizer.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { isSuccess } from './evaluate.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
+import type { PolicyHistory } from './policy-history.ts';
 import { rolloutMismatch, truncatedIsAdvantages } from './rollout-mismatch.ts';
 import { gatherItems, gatherRows, type TrainingRows, toTrainingRows, trainingLength } from './rows.ts';
 import type { Scorer, Scores } from './scoring.ts';
@@ -48,6 +50,10 @@ export interface RlContext {
    * training position `start`.
    */
   offline?: (start: number, count: number) => Sample[];
+  /** The rollout-lag simulator's past policies when `rl.rolloutLag` > 0 (rollouts sample the oldest). */
+  history?: PolicyHistory;
+  /** Trainer state the method keeps across iterations (UpdateContext.state); saved in checkpoints. */
+  methodState?: Record<string, JsonValue>;
 }
 
 export interface IterationResult {
@@ -86,13 +92,19 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   const clock = new Stopwatch();
 
   // 1. Rollout: G episodes of each of P prompts, sampled on the GPU with log π_roll recorded.
-  const requests = [];
+  const requests: EpisodeRequest[] = [];
   for (let p = 0; p < rl.promptsPerIteration; p++) {
     const seed = task.trainSeed(recipe.seed, cursor + p);
     for (let g = 0; g < rl.groupSize; g++) requests.push({ env: task.createEnv('train'), seed, rolloutId: requests.length, groupId: p });
   }
   ctx.sampler.reseed(recipe.seed, STREAM.rollout, iteration);
-  const samples = ctx.offline ? ctx.offline(cursor * rl.groupSize, requests.length) : await collectRollouts(requests, codec, ctx.sampler, ctx.limits);
+  const sample = () => collectRollouts(requests, codec, ctx.sampler, ctx.limits);
+  // With a rollout lag, the policy of `history.age` updates ago samples (train/policy-history.ts).
+  const samples = ctx.offline
+    ? ctx.offline(cursor * rl.groupSize, requests.length)
+    : ctx.history
+      ? await ctx.history.sampleWith(sample)
+      : await sample();
   const rollout = clock.lap();
 
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids, of the
@@ -171,6 +183,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   const { recipe, models } = ctx;
   const rl = recipe.rl;
   const clock = new Stopwatch();
+  const policyLag = ctx.history?.age ?? 0;
   const { samples, trained, selectionMetrics, rows, scores, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(
     ctx,
     iteration,
@@ -183,7 +196,8 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   //    the method trains this iteration takes one step, in the method's order. Every loss term of
   //    every minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
   //    With nothing left to train (every rollout failed or was dropped) the iteration takes no step.
-  const updates = rows.B > 0 ? ctx.algorithm.updates(recipe, iteration) : [];
+  //    A model may step more than once per minibatch (SAO's K critic updates).
+  const updates = rows.B > 0 ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
   // Truncated importance sampling weights the PPO-clip loss, i.e. its advantages (rollout-mismatch.ts).
   const tis =
     rl.tis > 0 && updates.some((u) => u.terms.some((term) => term.kind === 'ppo-clip'))
@@ -209,6 +223,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
         const optimizer = models.optimizers.get(update.model);
         if (!model || !optimizer) throw new RangeError(`${ctx.algorithm.name} trains "${update.model}", which it does not declare as a trained model`);
         const options = { lr: update.lr, ...recipe.optim, gradClip: rl.gradClip, temperature: rl.temperature };
+        if (model === models.byName.get('policy')) ctx.history?.beforePolicyStep();
         steps[u].push(await ctx.updates.step(model, optimizer, mb, update.terms, options));
         stepSeconds[u] += (performance.now() - started) / 1000;
       }
@@ -234,18 +249,26 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     ...advantageMetrics,
     ...(rows.B > 0 ? rolloutMismatch(rows.rolloutLogp, scores.oldLogp, rows.actionMask) : {}),
     ...(tis?.metrics ?? {}),
+    ...(ctx.history ? { 'rollout/policy_lag': policyLag } : {}),
     'perf/rollout_s': rolloutSeconds,
     'perf/score_s': scoreSeconds,
     'perf/advantage_s': advantageSeconds,
     'perf/update_s': updateSeconds,
     'perf/tokens_per_s': actionTokens / Math.max(rolloutSeconds, 1e-9),
   };
+  // A model that steps several times per minibatch reports the mean over all its steps and their total time.
+  const stepsOf = new Map<string, StepMetrics[]>();
+  const secondsOf = new Map<string, number>();
   for (const [u, update] of updates.entries()) {
-    Object.assign(metrics, meanOfSteps(steps[u], bounds.length));
-    const timing = UPDATE_SECONDS[update.model];
-    if (timing) metrics[timing] = stepSeconds[u];
-    if (update.model === 'policy') {
-      metrics['policy/lr'] = update.lr;
+    stepsOf.set(update.model, [...(stepsOf.get(update.model) ?? []), ...steps[u]]);
+    secondsOf.set(update.model, (secondsOf.get(update.model) ?? 0) + stepSeconds[u]);
+  }
+  for (const [model, modelSteps] of stepsOf) {
+    Object.assign(metrics, meanOfSteps(modelSteps, modelSteps.length / rl.epochs));
+    const timing = UPDATE_SECONDS[model];
+    if (timing) metrics[timing] = secondsOf.get(model) as number;
+    if (model === 'policy') {
+      metrics['policy/lr'] = updates.find((update) => update.model === 'policy')?.lr as number;
       metrics['perf/train_tokens_per_s'] = (rows.B * rows.T * rl.epochs) / Math.max(updateSeconds, 1e-9);
     }
   }

@@ -20,7 +20,7 @@ describe('Trainer checkpoints carry the vocabulary and the named trainer state',
     const ckpt = await decodeCheckpoint(await encodeCheckpoint(await first.checkpoint()));
     expect(ckpt.vocabulary).toEqual(first.tokenizer.pieceList());
     expect(ckpt.vocabulary).toHaveLength(13);
-    expect(ckpt.trainerState).toEqual({ stats: { count: 3, mean: 0.25 } });
+    expect(ckpt.trainerState).toEqual({ method: {}, stats: { count: 3, mean: 0.25 } });
     first.dispose();
 
     const second = new Trainer(gpu, recipe);

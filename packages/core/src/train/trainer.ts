@@ -7,13 +7,15 @@
 // optimizer moments, data cursors) continues exactly as the uninterrupted run on the same device.
 // A checkpoint can be taken in either phase: during SFT it holds the policy, the SFT optimizer and
 // the SFT step (extra.phase = "sft", step 0); during RL every model the method declares (for PPO
-// the reference and the critic), by name.
+// the reference and the critic), by name, with a lagged run's kept past policies (policy-history.ts)
+// and the method's own state (UpdateContext.state) in the extras.
 // A non-finite loss, gradient norm or reward stops the run (train/divergence.ts).
 
 import type { Gpu } from '@horizon/kernels';
 import type { ModelDeclaration } from '../algorithms/algorithm.ts';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import { type Checkpoint, checkVocabulary, type ModelState } from '../checkpoint/checkpoint.ts';
+import type { JsonValue } from '../envs/environment.ts';
 import type { Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import { createTask, type EvalSplit, type Task } from '../envs/tasks.ts';
@@ -32,6 +34,7 @@ import { checkFiniteWeights, divergence } from './divergence.ts';
 import { evaluate } from './evaluate.ts';
 import { GpuSampler } from './gpu-sampler.ts';
 import { type LabelledExample, labelledBatch, labelledFileOf } from './labelled-examples.ts';
+import { lagModelName, PolicyHistory } from './policy-history.ts';
 import { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
 import { Scorer } from './scoring.ts';
 import { SftStepper, sftBatch } from './sft.ts';
@@ -73,6 +76,10 @@ export class Trainer {
   /** Optimizers of the trained ones among them. */
   readonly rlOptimizers = new Map<string, AdamW>();
   private rlStarted = false;
+  /** The rollout-lag simulator's past policies, when `rl.rolloutLag` > 0; created when RL starts. */
+  history: PolicyHistory | undefined;
+  /** What the method keeps across iterations (e.g. when value pretraining ended); saved in checkpoints. */
+  readonly methodState: Record<string, JsonValue> = {};
   /** RL iterations completed. */
   iteration = 0;
   /** SFT steps completed. */
@@ -106,6 +113,15 @@ export class Trainer {
     this.generator = new Generator(this.policy);
     this.scorer = new Scorer(gpu);
     this.updates = new UpdateSteps(gpu);
+    // What the method keeps across iterations travels in the checkpoint's trainer state; the object
+    // is updated in place, so the RL context built before a restore sees the restored values.
+    this.trainerState.register('method', {
+      save: () => this.methodState,
+      restore: (saved) => {
+        for (const key of Object.keys(this.methodState)) delete this.methodState[key];
+        if (saved && typeof saved === 'object' && !Array.isArray(saved)) Object.assign(this.methodState, saved);
+      },
+    });
   }
 
   /** Releases every GPU buffer the run holds (models, optimizers, caches); the trainer is unusable after. */
@@ -116,6 +132,7 @@ export class Trainer {
     this.scorer.destroy();
     this.updates.destroy();
     this.sftStepper?.destroy();
+    this.history?.destroy();
   }
 
   get algorithm() {
@@ -199,8 +216,16 @@ export class Trainer {
       if (declared.role === 'policy') continue;
       const model = this.buildModel(declared);
       this.rlModels.set(declared.name, model);
-      if (declared.trained) this.rlOptimizers.set(declared.name, new AdamW(model));
+      const frozen =
+        this.algorithm.frozenParameters?.(
+          this.recipe,
+          declared.name,
+          model.layout.entries.map((entry) => entry.name),
+        ) ?? [];
+      if (declared.trained) this.rlOptimizers.set(declared.name, new AdamW(model, frozen));
     }
+    this.history?.destroy();
+    this.history = this.recipe.rl.rolloutLag > 0 ? new PolicyHistory(this.policy, this.recipe.rl.rolloutLag) : undefined;
     this.rlStarted = true;
   }
 
@@ -260,6 +285,8 @@ export class Trainer {
       updates: this.updates,
       limits,
       ...(this.data.labelled ? { offline: (start: number, count: number) => labelledBatch(this.data.labelled ?? [], recipe.seed, start, count) } : {}),
+      history: this.history,
+      methodState: this.methodState,
     };
   }
 
@@ -313,6 +340,7 @@ export class Trainer {
     };
     const models: Checkpoint['models'] = { policy: await model(this.policy, this.policyOptimizer) };
     for (const [name, gpt] of this.rlModels) models[name] = await model(gpt, this.rlOptimizers.get(name));
+    for (const [i, params] of (await this.history?.save())?.entries() ?? []) models[lagModelName(i + 1)] = { config: this.policy.config, params };
     return {
       step: this.iteration,
       recipe: this.recipe,
@@ -356,6 +384,10 @@ export class Trainer {
       if (!saved.adam) throw new RangeError(`this checkpoint has no optimizer state for ${name}, but ${this.recipe.rl.algorithm} trains it`);
       optimizer.loadState(saved.adam);
     }
+    const kept: Float32Array[] = [];
+    while (ckpt.models[lagModelName(kept.length + 1)]) kept.push(ckpt.models[lagModelName(kept.length + 1)].params);
+    if (kept.length > 0 && !this.history) throw new RangeError(`this checkpoint keeps ${kept.length} past policies for a rollout lag, but rl.rolloutLag is 0`);
+    this.history?.load(kept);
   }
 }
 

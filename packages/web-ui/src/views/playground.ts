@@ -117,13 +117,22 @@ function Transport(props: { live: LiveStatus | null; blocked: string | null; war
   );
 }
 
-/** The run's phases in order, with the current one marked: SFT → critic warm-up (PPO) → RL. */
+/** The run's phases in order, with the current one marked: SFT → critic warm-up (PPO, SAO) → RL. */
 export function phasesOf(recipe: Recipe, position: RunPosition | null): { name: string; detail: string; state: 'done' | 'current' | 'todo' }[] {
-  const warmup = recipe.rl.algorithm === 'ppo' ? recipe.rl.criticWarmupSteps : 0;
+  const warmup = recipe.rl.algorithm === 'ppo' || recipe.rl.algorithm === 'sao' ? recipe.rl.criticWarmupSteps : 0;
   const at = !position ? -1 : position.phase === 'sft' ? 0 : position.step < warmup ? 1 : 2;
   const phases = [
     { name: 'SFT warm start', detail: `${recipe.sft.steps} steps`, index: 0 },
-    ...(warmup > 0 ? [{ name: 'critic warm-up', detail: `${warmup} iterations, policy frozen`, index: 1 }] : []),
+    ...(warmup > 0
+      ? [
+          {
+            name: 'critic warm-up',
+            // VC-PPO's value pretraining may end sooner, at a target explained variance.
+            detail: `${recipe.rl.criticWarmupTarget < 1 ? `up to ${warmup} iterations or explained variance ${recipe.rl.criticWarmupTarget}` : `${warmup} iterations`}, policy frozen`,
+            index: 1,
+          },
+        ]
+      : []),
     { name: `RL (${recipe.rl.algorithm.toUpperCase()})`, detail: `${recipe.rl.iterations} iterations`, index: 2 },
   ];
   return phases.map((p) => ({ name: p.name, detail: p.detail, state: p.index < at ? 'done' : p.index === at ? 'current' : 'todo' }));
