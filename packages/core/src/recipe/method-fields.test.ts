@@ -35,13 +35,17 @@ describe('the method-fields table', () => {
     expect(recipeFieldsHelp()).toMatch(/ {2}rl\.criticLr\s+0\.001\s+critic learning rate \[read by ppo, sao\]/);
     expect(recipeFieldsHelp()).toMatch(/ {2}kto\.beta\s+0\.1\s+.*\[read by kto\]/);
     expect(recipeFieldsHelp()).not.toMatch(/rl\.clipLow.*read by/);
-    expect(methodFieldsSummary()).toBe('rl.lambda, rl.lambdaCritic, rl.lambdaAlpha, rl.valueClip, rl.criticLr, rl.criticWarmupSteps, rl.criticWarmupTarget, rl.criticUpdates (ppo, sao); sao.* (sao); kto.* (kto)');
+    expect(methodFieldsSummary()).toBe(
+      'rl.lambda, rl.lambdaCritic, rl.lambdaAlpha, rl.valueClip, rl.criticLr, rl.criticWarmupSteps, rl.criticWarmupTarget, rl.criticUpdates (ppo, sao); sao.* (sao); kto.* (kto)',
+    );
   });
 });
 
 describe('a field of another method', () => {
   it('--set: one sentence naming the field, its readers and the recipe’s method', () => {
-    expect(message({ preset: 'add-grpo', sets: ['rl.criticLr=0.002'] })).toBe("rl.criticLr (from --set) is read by ppo, sao; this recipe's rl.algorithm is grpo.");
+    expect(message({ preset: 'add-grpo', sets: ['rl.criticLr=0.002'] })).toBe(
+      "rl.criticLr (from --set) is read by ppo, sao; this recipe's rl.algorithm is grpo.",
+    );
     expect(message({ sets: ['kto.beta=0.5'] })).toBe("kto.beta (from --set) is read by kto; this recipe's rl.algorithm is ppo.");
     expect(message({ preset: 'add-kto', sets: ['rl.lambda=0.9'] })).toBe("rl.lambda (from --set) is read by ppo, sao; this recipe's rl.algorithm is kto.");
   });

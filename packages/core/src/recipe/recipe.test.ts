@@ -29,7 +29,12 @@ describe('recipe schema and presets', () => {
       expect(['integer', 'number', 'boolean', 'string', 'enum']).toContain(f.type);
     }
     for (const s of RECIPE_SECTIONS) expect(s.doc.length, s.path).toBeGreaterThan(5);
-    expect(recipeField('rl.algorithm')).toMatchObject({ type: 'enum', options: ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao'], default: 'ppo', section: 'rl' });
+    expect(recipeField('rl.algorithm')).toMatchObject({
+      type: 'enum',
+      options: ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao'],
+      default: 'ppo',
+      section: 'rl',
+    });
     expect(recipeField('rl.policyLr')).toMatchObject({ type: 'number', exclusiveMin: 0, max: 1 });
     expect(describeRange(recipeField('model.policy.layers')!)).toBe('an integer in [1, 64]');
     expect(describeRange(recipeField('rl.policyLr')!)).toBe('a number > 0 and ≤ 1');

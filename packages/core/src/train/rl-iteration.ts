@@ -100,11 +100,7 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   ctx.sampler.reseed(recipe.seed, STREAM.rollout, iteration);
   const sample = () => collectRollouts(requests, codec, ctx.sampler, ctx.limits);
   // With a rollout lag, the policy of `history.age` updates ago samples (train/policy-history.ts).
-  const samples = ctx.offline
-    ? ctx.offline(cursor * rl.groupSize, requests.length)
-    : ctx.history
-      ? await ctx.history.sampleWith(sample)
-      : await sample();
+  const samples = ctx.offline ? ctx.offline(cursor * rl.groupSize, requests.length) : ctx.history ? await ctx.history.sampleWith(sample) : await sample();
   const rollout = clock.lap();
 
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids, of the
