@@ -64,19 +64,33 @@ export {
 } from './envs/addition.ts';
 export type { ActionEnding, Environment, JsonValue, MaybePromise, SftExample, StepResult, Vocabulary } from './envs/environment.ts';
 export { type BatchSampler, collectRollouts, type EpisodeRequest, type Generation, type RolloutLimits, type TokenCodec } from './envs/episode.ts';
+export { MixedEnv, SKILL_TAGS, type SkillTag } from './envs/mixed.ts';
 export { actionTokenCount, type PackedBatch, packSamples, type Sample, SampleBuilder, type StepReward, type Turn, tokenRewards } from './envs/sample.ts';
 export { EVAL_SEED_SALT, episodeSeed, mixSeed, SEED_STREAM, type SeedStream } from './envs/seeds.ts';
+export {
+  ARITHMETIC_VOCABULARY,
+  makeSubtractionProblem,
+  SubtractionEnv,
+  type SubtractionProblem,
+  subtractionProblem,
+  subtractionProblemCount,
+} from './envs/subtraction.ts';
 export {
   type AdditionTaskConfig,
   createTask,
   type EvalSizes,
   type EvalSplit,
+  sampleSkill,
+  TASK_ENVS,
   type Task,
   type TaskConfig,
+  type TaskEnv,
   type TaskIssue,
   type TaskLimits,
   taskChecks,
   taskLimits,
+  taskSkills,
+  taskVocabulary,
 } from './envs/tasks.ts';
 export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';
 export {
@@ -162,6 +176,7 @@ export {
   recipeFieldsHelp,
 } from './recipe/fields.ts';
 export { checkRecipeFitsDevice, type FitLimits, type FitOptions, MAX_CHECKPOINT_FILE_BYTES, type RecipeFootprint, recipeVocabSize } from './recipe/fits.ts';
+export { METHOD_FIELDS } from './recipe/method-fields.ts';
 export { DEFAULT_PRESET, isPresetName, PRESET_NAMES, PRESETS, type Preset, type PresetName } from './recipe/presets.ts';
 export {
   defaultRecipe,
@@ -179,6 +194,7 @@ export {
   ALGORITHMS,
   type AlgorithmName,
   CRITIC_INITS,
+  DISTILL_MODES,
   KL_ESTIMATORS,
   KL_PLACEMENTS,
   LOSS_AGGREGATIONS,
@@ -203,6 +219,7 @@ export { collectAndScore, type RlContext, type RlModels, rlIteration, type Score
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';
 export { type SftBatch, SftStepper, sftBatch } from './train/sft.ts';
+export { checkTeacher, loadTeachers, parseRoute, type TeacherSource, Teachers, type TeacherWeights, teacherRuns } from './train/teachers.ts';
 export { checkpointPhase, type MetricsAt, Trainer, type TrainerHooks } from './train/trainer.ts';
 export { type Minibatch, type StepMetrics, type StepOptions, UpdateSteps } from './train/update-steps.ts';
 export { closestMatch, didYouMean, editDistance } from './util/suggest.ts';

@@ -2,12 +2,13 @@
 
 import type { Recipe } from '../recipe/schema.ts';
 import type { Algorithm, ModelRole } from './algorithm.ts';
+import { distill } from './distill.ts';
 import { drGrpo } from './dr-grpo.ts';
 import { grpo } from './grpo.ts';
 import { ppo } from './ppo.ts';
 import { rloo } from './rloo.ts';
 
-export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo };
+export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo, distill };
 
 /** Whether the recipe's method has a model of this role (e.g. a critic to size and check). */
 export function declaresRole(recipe: Recipe, role: ModelRole): boolean {

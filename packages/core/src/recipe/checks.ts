@@ -3,6 +3,7 @@
 import { declaresRole } from '../algorithms/index.ts';
 import { taskChecks, taskLimits } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
+import { parseRoute } from '../train/teachers.ts';
 import type { Recipe } from './schema.ts';
 
 export interface FieldIssue {
@@ -40,12 +41,15 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
         if (critic[key] !== policy[key])
           add(`model.critic.${key}`, `must be 0 or equal model.policy.${key} (${policy[key]}) when model.critic.init is "policy", got ${critic[key]}`);
   }
-  if (!declaresRole(r, 'critic') && r.rl.groupSize < 2)
+  // Group baselines compare rollouts of one prompt; a critic or a teacher needs no group.
+  if (!declaresRole(r, 'critic') && !declaresRole(r, 'teacher') && r.rl.groupSize < 2)
     add('rl.groupSize', `must be at least 2 for ${r.rl.algorithm} (its baseline compares rollouts of one prompt), got ${r.rl.groupSize}`);
   const rollouts = r.rl.promptsPerIteration * r.rl.groupSize;
   if (rollouts % r.rl.minibatches !== 0)
     add('rl.minibatches', `must divide the ${rollouts} rollouts per iteration (rl.promptsPerIteration × rl.groupSize), got ${r.rl.minibatches}`);
   if (r.rl.dualClip !== 0 && r.rl.dualClip <= 1) add('rl.dualClip', `must be 0 (off) or greater than 1, got ${r.rl.dualClip}`);
+  // Which runs teach is checked when they are loaded (train/teachers.ts); the route can be checked here.
+  if (declaresRole(r, 'teacher')) for (const issue of parseRoute(r).issues) add('distill.route', issue);
   const sizes = { heldOutSize: r.eval.heldOutSize, oodSize: r.eval.oodSize };
   const task = taskChecks(r.task, sizes);
   issues.push(...task);

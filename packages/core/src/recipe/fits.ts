@@ -14,8 +14,7 @@
 
 import { MATMUL_BLOCKING, MAX_HEAD_DIM, matmulTile } from '@horizon/kernels';
 import { declaresRole } from '../algorithms/index.ts';
-import { ADDITION_VOCABULARY } from '../envs/addition.ts';
-import { taskLimits } from '../envs/tasks.ts';
+import { taskLimits, taskVocabulary } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/parameters.ts';
 import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
@@ -54,8 +53,7 @@ const MAX_ELEMENTS = 2 ** 32 - 1;
 
 /** Tokens in the recipe's task vocabulary (character-level: the task's characters plus specials). */
 export function recipeVocabSize(recipe: Recipe): number {
-  if (recipe.task.env !== 'addition') throw new RecipeError(`task.env "${recipe.task.env}" has no vocabulary.`);
-  return new CharTokenizer(ADDITION_VOCABULARY).vocabSize;
+  return new CharTokenizer(taskVocabulary(recipe.task)).vocabSize;
 }
 
 const GB = (bytes: number) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${Math.ceil(bytes / 2 ** 20)} MiB`);

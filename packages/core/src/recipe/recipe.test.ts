@@ -29,7 +29,7 @@ describe('recipe schema and presets', () => {
       expect(['integer', 'number', 'boolean', 'string', 'enum']).toContain(f.type);
     }
     for (const s of RECIPE_SECTIONS) expect(s.doc.length, s.path).toBeGreaterThan(5);
-    expect(recipeField('rl.algorithm')).toMatchObject({ type: 'enum', options: ['ppo', 'grpo', 'dr-grpo', 'rloo'], default: 'ppo', section: 'rl' });
+    expect(recipeField('rl.algorithm')).toMatchObject({ type: 'enum', options: ['ppo', 'grpo', 'dr-grpo', 'rloo', 'distill'], default: 'ppo', section: 'rl' });
     expect(recipeField('rl.policyLr')).toMatchObject({ type: 'number', exclusiveMin: 0, max: 1 });
     expect(describeRange(recipeField('model.policy.layers')!)).toBe('an integer in [1, 64]');
     expect(describeRange(recipeField('rl.policyLr')!)).toBe('a number > 0 and ≤ 1');
@@ -96,7 +96,7 @@ describe('resolving a recipe', () => {
       'rl.policyLr (from --set) must be a number > 0 and ≤ 1, got 1000000000.',
     );
     expect(recipeError(() => resolveRecipe({ sets: ['rl.algorithm=grop'] })).message).toBe(
-      'rl.algorithm (from --set) must be one of ppo | grpo | dr-grpo | rloo, got "grop"; did you mean "grpo"?',
+      'rl.algorithm (from --set) must be one of ppo | grpo | dr-grpo | rloo | distill, got "grop"; did you mean "grpo"?',
     );
     expect(recipeError(() => resolveRecipe({ sets: ['name=My Run'] })).message).toMatch(/^name \(from --set\) must be 1–64 lowercase letters/);
   });

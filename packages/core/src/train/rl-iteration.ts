@@ -30,6 +30,11 @@ export interface RlModels {
   optimizers: ReadonlyMap<string, AdamW>;
 }
 
+/** The teacher that scores a sample (on-policy distillation's routing, train/teachers.ts). */
+export interface TeacherRouter {
+  teacherFor(sample: Sample): Gpt;
+}
+
 export interface RlContext {
   recipe: Recipe;
   task: Task;
@@ -40,6 +45,8 @@ export interface RlContext {
   scorer: Scorer;
   updates: UpdateSteps;
   limits: RolloutLimits;
+  /** Present when the method scores with teachers (the `teacherLogp` score). */
+  teachers?: TeacherRouter;
 }
 
 export interface IterationResult {
@@ -85,7 +92,8 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids.
   const longest = Math.max(...samples.map((s) => s.tokens.length));
   const rows = toTrainingRows(packSamples(samples, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
-  const scores = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature);
+  const rowTeachers = algorithm.scores.includes('teacherLogp') ? samples.map((s) => teacherFor(ctx, s)) : undefined;
+  const scores = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature, rowTeachers);
   const score = clock.lap();
 
   // 3. Rewards on tokens: the task reward where the episode placed it, and the KL penalty per action
@@ -106,6 +114,11 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   // 4. Advantages (and critic targets) from the method.
   const { advantages, returns, metrics: advantageMetrics } = await algorithm.advantages({ gpu: ctx.scorer.gpu, rows, scores, tokenRewards, recipe });
   return { samples, rows, scores, tokenRewards, klPenalty, advantages, returns, advantageMetrics, seconds: { rollout, score, advantage: clock.lap() } };
+}
+
+function teacherFor(ctx: RlContext, sample: Sample): Gpt {
+  if (!ctx.teachers) throw new RangeError(`${ctx.algorithm.name} scores with teachers (distill.teachers), but the trainer was given none`);
+  return ctx.teachers.teacherFor(sample);
 }
 
 /** Runs iteration `iteration` (0-based) on training episodes starting at `cursor`. */
@@ -187,7 +200,7 @@ const UPDATE_SECONDS: Partial<Record<string, MetricName>> = { policy: 'perf/poli
  * Losses report the last epoch (the loss the update ended at, one step per minibatch); every other
  * step metric is the mean over all of the iteration's steps.
  */
-const LAST_EPOCH_ONLY: ReadonlySet<MetricName> = new Set(['policy/loss']);
+const LAST_EPOCH_ONLY: ReadonlySet<MetricName> = new Set(['policy/loss', 'policy/distill_loss']);
 
 function meanOfSteps(steps: readonly StepMetrics[], minibatches: number): StepMetrics {
   const out: StepMetrics = {};
@@ -217,6 +230,7 @@ function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array,
     refLogp: gatherRows(scores.refLogp, T, indices),
     returns: gatherRows(returns, T, indices),
     oldValues: gatherRows(values, T, indices),
+    ...(scores.teacherLogp ? { teacherLogp: gatherRows(scores.teacherLogp, T, indices) } : {}),
   };
 }
 
