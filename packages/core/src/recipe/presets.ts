@@ -45,6 +45,17 @@ export const PRESETS = {
       rl: { algorithm: 'rloo', promptsPerIteration: 32, groupSize: 4, klPlacement: 'reward', klEstimator: 'k1', criticWarmupSteps: 0 },
     },
   },
+  tiny: {
+    doc: 'CI-sized PPO: the default task and model, a shorter warm start and 15 iterations (under a minute on two CPU cores)',
+    recipe: {
+      name: 'tiny',
+      model: { contextLength: 16 },
+      sft: { steps: 300 },
+      rl: { iterations: 15, criticWarmupSteps: 0 },
+      eval: { interval: 5, heldOutSize: 200, oodSize: 20 },
+      checkpoint: { interval: 5 },
+    },
+  },
   'mix-add-expert': {
     doc: 'an addition expert that can teach a mixed student: PPO on the mix task with no subtraction (the mix’s vocabulary)',
     recipe: { name: 'mix-add-expert', task: { env: 'mix', mix: { subtractionShare: 0 } } },
@@ -67,17 +78,6 @@ export const PRESETS = {
       task: { env: 'mix' },
       rl: { algorithm: 'distill', promptsPerIteration: 64, klCoef: 0, criticWarmupSteps: 0 },
       distill: { route: 'addition=1,subtraction=2' },
-    },
-  },
-  tiny: {
-    doc: 'CI-sized PPO: the default task and model, a shorter warm start and 15 iterations (under a minute on two CPU cores)',
-    recipe: {
-      name: 'tiny',
-      model: { contextLength: 16 },
-      sft: { steps: 300 },
-      rl: { iterations: 15, criticWarmupSteps: 0 },
-      eval: { interval: 5, heldOutSize: 200, oodSize: 20 },
-      checkpoint: { interval: 5 },
     },
   },
 } as const satisfies Record<string, Preset>;
