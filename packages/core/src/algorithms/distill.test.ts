@@ -132,7 +132,8 @@ describe('on-policy distillation', () => {
     const { B, T } = scored.rows;
     // Each teacher alone on the whole batch: the routed result must be, row by row, its teacher's.
     const alone = async (k: number) =>
-      (await ctx.scorer.score(scored.rows, ctx.models.byName, ['teacherLogp'], recipe.rl.temperature, Array(B).fill(teachers.models[k]))).teacherLogp as Float32Array;
+      (await ctx.scorer.score(scored.rows, ctx.models.byName, ['teacherLogp'], recipe.rl.temperature, Array(B).fill(teachers.models[k])))
+        .teacherLogp as Float32Array;
     const byTeacher = [await alone(0), await alone(1)];
     const routed = scored.scores.teacherLogp as Float32Array;
     const seen = new Set<string>();
