@@ -1,8 +1,8 @@
 // On-policy distillation through the real CLI: bad teachers and routes are one sentence, exit 2,
 // and nothing written; and a tiny end to end run — two experts trained on different skills of the
 // mixed task, then one student distilled from both — whose reverse KL to its teachers falls and
-// whose per-skill held-out success is logged beside the experts' (the figures are printed; the
-// budget is far too small for a claim about success, which docs/experiments.md leaves to a report).
+// whose per-skill held-out success is logged beside the experts' (the figures are written to the
+// test's output; the budget is far too small for a claim about success).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -142,7 +142,10 @@ describe('a student merged from two experts', () => {
       '--recipe',
       'mix-distill',
       ...SMALL,
-      ...sets('sft.steps=20', 'rl.iterations=12', 'rl.policyLr=1e-3', 'eval.interval=0', `distill.teachers=${add},${sub}`),
+      // A student with no warm start is far from its teachers (about 6 nats per token), so 12
+      // iterations show the reverse KL falling above the noise; from a 20-step warm start (about 2
+      // nats) it did not fall reliably within 60 iterations (docs/algorithms/distillation.md).
+      ...sets('sft.steps=0', 'rl.iterations=12', 'rl.policyLr=3e-3', 'eval.interval=0', `distill.teachers=${add},${sub}`),
       '--out',
       student,
     ]);
