@@ -66,6 +66,7 @@ export {
 } from './envs/addition.ts';
 export type { ActionEnding, Environment, JsonValue, MaybePromise, SftExample, StepResult, Vocabulary } from './envs/environment.ts';
 export { type BatchSampler, collectRollouts, type EpisodeRequest, type Generation, type RolloutLimits, type TokenCodec } from './envs/episode.ts';
+export { MixedEnv, SKILL_TAGS, type SkillTag } from './envs/mixed.ts';
 export {
   type ActionKind,
   actionTokenCount,
@@ -90,16 +91,29 @@ export {
 } from './envs/sample.ts';
 export { EVAL_SEED_SALT, episodeSeed, mixSeed, SEED_STREAM, type SeedStream } from './envs/seeds.ts';
 export {
+  ARITHMETIC_VOCABULARY,
+  makeSubtractionProblem,
+  SubtractionEnv,
+  type SubtractionProblem,
+  subtractionProblem,
+  subtractionProblemCount,
+} from './envs/subtraction.ts';
+export {
   type AdditionTaskConfig,
   createTask,
   type EvalSizes,
   type EvalSplit,
+  sampleSkill,
+  TASK_ENVS,
   type Task,
   type TaskConfig,
+  type TaskEnv,
   type TaskIssue,
   type TaskLimits,
   taskChecks,
   taskLimits,
+  taskSkills,
+  taskVocabulary,
 } from './envs/tasks.ts';
 export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';
 export {
@@ -212,6 +226,7 @@ export {
   ALGORITHMS,
   type AlgorithmName,
   CRITIC_INITS,
+  DISTILL_MODES,
   KL_ESTIMATORS,
   KL_PLACEMENTS,
   LOSS_AGGREGATIONS,
@@ -241,6 +256,7 @@ export { MISMATCH_THRESHOLD, rolloutMismatch, truncatedIsAdvantages } from './tr
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';
 export { type SftBatch, SftStepper, sftBatch } from './train/sft.ts';
+export { checkTeacher, loadTeachers, parseRoute, type TeacherSource, Teachers, type TeacherWeights, teacherRuns } from './train/teachers.ts';
 export { checkpointPhase, type MetricsAt, Trainer, type TrainerHooks } from './train/trainer.ts';
 export { TrainerState, type TrainerStatePart } from './train/trainer-state.ts';
 export { type Minibatch, type StepMetrics, type StepOptions, UpdateSteps } from './train/update-steps.ts';

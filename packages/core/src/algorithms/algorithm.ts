@@ -14,10 +14,12 @@ import type { TrainingRows } from '../train/rows.ts';
 import type { Scores } from '../train/scoring.ts';
 
 /**
- * What a model is for, which decides how the trainer builds it. Teachers (scoring with a frozen run's
- * policy) and a generative critic join this union when a method needs them.
+ * What a model is for, which decides how the trainer builds it. A `teacher` declaration stands for
+ * the run's teachers (distill.teachers): frozen policies of other runs that the front end loads and
+ * hands to the trainer (train/teachers.ts); they are not part of the run's checkpoints. A generative
+ * critic joins this union when a method needs one.
  */
-export type ModelRole = 'policy' | 'reference' | 'critic';
+export type ModelRole = 'policy' | 'reference' | 'critic' | 'teacher';
 
 export interface ModelDeclaration {
   /** Names the model in checkpoints (`<name>.safetensors`, AdamW moments `<name>.exp_avg.*`). */
@@ -30,9 +32,10 @@ export interface ModelDeclaration {
 /**
  * Per-token arrays a method adds to a scored batch beyond log π_old, its entropy and log π_ref:
  * `values` (the critic's V), `mismatched` (log π_old and log π_ref of row b's prompt followed by row
- * b+1's completion: KTO's reference point, train/mismatched-rows.ts).
+ * b+1's completion: KTO's reference point, train/mismatched-rows.ts), `teacherLogp` (each row's
+ * log π_teacher under the teacher its prompt is routed to).
  */
-export type ScoreName = 'values' | 'mismatched';
+export type ScoreName = 'values' | 'mismatched' | 'teacherLogp';
 
 /**
  * One term of a model's loss. Each shares the batch-wide aggregation scales; the update step records
@@ -54,7 +57,12 @@ export type LossTerm =
    * KTO (TRL's loss, docs/algorithms/kto.md): each row's label is the sign of its advantages (> 0
    * desirable), its reference point z0 comes from the `mismatched` score; mean over the minibatch's rows.
    */
-  | { kind: 'kto'; beta: number; desirableWeight: number; undesirableWeight: number };
+  | { kind: 'kto'; beta: number; desirableWeight: number; undesirableWeight: number }
+  /**
+   * On-policy distillation as a loss: coef·agg(½(ℓ_θ − ℓ_teacher)²) on the sampled tokens, whose
+   * gradient on-policy is the reverse KL's (docs/algorithms/distillation.md §1).
+   */
+  | { kind: 'distill'; coef: number };
 
 /** The optimizer steps one model takes on every minibatch of an iteration. */
 export interface ModelUpdate {

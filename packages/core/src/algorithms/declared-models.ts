@@ -14,11 +14,16 @@ export interface DeclaredModel extends ModelDeclaration {
   config: GptConfig;
 }
 
-/** Every model of the recipe's method, in declaration order (the policy first). */
+/**
+ * Every model of the recipe's method that the run itself builds and checkpoints, in declaration
+ * order (the policy first). Teachers are not among them: they are other runs' policies, loaded by
+ * the front end with their own configs (train/teachers.ts).
+ */
 export function declaredModels(recipe: Recipe, vocabSize: number): DeclaredModel[] {
   const configs = modelConfigs(recipe, vocabSize);
-  const configOf: Record<ModelRole, GptConfig> = { policy: configs.policy, reference: configs.policy, critic: configs.critic };
-  const method = ALGORITHM_BY_NAME[recipe.rl.algorithm].models.map((model) => ({ ...model, config: configOf[model.role] }));
+  const configOf: Record<Exclude<ModelRole, 'teacher'>, GptConfig> = { policy: configs.policy, reference: configs.policy, critic: configs.critic };
+  const built = ALGORITHM_BY_NAME[recipe.rl.algorithm].models.filter((model) => model.role !== 'teacher');
+  const method = built.map((model) => ({ ...model, config: configOf[model.role as Exclude<ModelRole, 'teacher'>] }));
   const kept = Array.from({ length: recipe.rl.rolloutLag }, (_, i) => ({
     name: lagModelName(i + 1),
     role: 'policy' as const,

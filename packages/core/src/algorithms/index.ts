@@ -2,6 +2,7 @@
 
 import type { Recipe } from '../recipe/schema.ts';
 import type { Algorithm, ModelRole } from './algorithm.ts';
+import { distill } from './distill.ts';
 import { drGrpo } from './dr-grpo.ts';
 import { grpo } from './grpo.ts';
 import { kto } from './kto.ts';
@@ -9,7 +10,7 @@ import { ppo } from './ppo.ts';
 import { rloo } from './rloo.ts';
 import { sao } from './sao.ts';
 
-export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo, kto, sao };
+export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo, kto, sao, distill };
 
 /** Whether the recipe's method has a model of this role (e.g. a critic to size and check). */
 export function declaresRole(recipe: Recipe, role: ModelRole): boolean {

@@ -9,9 +9,13 @@
 
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
+import { parameterLayout } from '../model/parameters.ts';
+import { modelConfigs } from '../recipe/checks.ts';
+import { recipeVocabSize } from '../recipe/fits.ts';
 import type { PresetName } from '../recipe/presets.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
 import type { AlgorithmName, Recipe } from '../recipe/schema.ts';
+import type { TeacherWeights } from '../train/teachers.ts';
 import { Trainer } from '../train/trainer.ts';
 
 /** Each method's preset, cut to seconds: a short warm start, three iterations of 12 rollouts, one epoch of 2 minibatches. */
@@ -34,6 +38,7 @@ const RECIPES: Record<AlgorithmName, { preset: PresetName; sets: string[] }> = {
   rloo: { preset: 'add-rloo', sets: TINY },
   kto: { preset: 'add-kto', sets: TINY },
   sao: { preset: 'add-sao', sets: [...TINY, 'rl.criticWarmupSteps=0'] },
+  distill: { preset: 'add-distill', sets: TINY },
 };
 
 interface Pinned {
@@ -48,13 +53,21 @@ const PINNED: Record<AlgorithmName, Pinned> = {
   'dr-grpo': { loss: [0.00015206681564450264, -0.0005647800862789154, -0.0002840086817741394], reward: [1 / 6, 1 / 12, 1 / 12] },
   rloo: { loss: [0.0004425179213285446, -0.0016827955842018127, -0.0008894577622413635], reward: [1 / 6, 1 / 12, 1 / 12] },
   kto: { loss: [0.1460350751876831, 0.11052115634083748, 0.11006496474146843], reward: [1 / 6, 1 / 12, 1 / 12] },
+  distill: { loss: [], reward: [] },
   sao: { loss: [-0.008695580065250397, -0.0669284239411354, -0.12658550776541233], reward: [1 / 6, 1 / 12, 1 / 12] },
 };
+
+/** Distillation's teacher: the policy's shape with every weight 0.01, so its log-probs are fixed and known. */
+function constantTeacher(recipe: Recipe): TeacherWeights {
+  const config = modelConfigs(recipe, recipeVocabSize(recipe)).policy;
+  const size = parameterLayout(config).totalSize;
+  return { run: 'constant-teacher', step: 0, task: recipe.task, config, params: new Float32Array(size).fill(0.01) };
+}
 
 async function firstIterations(recipe: Recipe): Promise<Pinned> {
   const gpu = await testGpu();
   const measured: Pinned = { loss: [], reward: [] };
-  const trainer = new Trainer(gpu, recipe);
+  const trainer = new Trainer(gpu, recipe, recipe.rl.algorithm === 'distill' ? { teachers: [constantTeacher(recipe)] } : {});
   try {
     await trainer.run({
       onMetrics: (phase, _step, metrics) => {

@@ -50,7 +50,7 @@ export function validateDigitRange(range: DigitRange, name = 'digits'): void {
 }
 
 /** How many distinct operands have exactly n digits (1-digit operands include 0). */
-function operandsWithDigits(n: number): number {
+export function operandsWithDigits(n: number): number {
   return n === 1 ? 10 : 9 * 10 ** (n - 1);
 }
 
@@ -61,7 +61,7 @@ export function additionProblemCount(range: DigitRange): number {
   return operands * operands;
 }
 
-function drawOperand(rng: SeededRandom, range: DigitRange): string {
+export function drawOperand(rng: SeededRandom, range: DigitRange): string {
   const n = rng.int(range.minDigits, range.maxDigits);
   let s = String(rng.int(n === 1 ? 0 : 1, 9));
   for (let i = 1; i < n; i++) s += String(rng.int(0, 9));

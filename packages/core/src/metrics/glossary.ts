@@ -78,6 +78,18 @@ export const METRICS = {
   'rollout/advantage_std': { unit: 'value', doc: 'standard deviation of advantages over action tokens, before whitening' },
   'rollout/desirable_frac': { unit: 'fraction', doc: 'KTO: fraction of the batch’s completions labelled desirable (verifier reward > 0, or the file’s label)' },
   'rollout/kl_penalty': { unit: 'nats', doc: 'mean per-rollout sum of β·KL placed in the reward (KL-in-reward only)' },
+  'policy/distill_reverse_kl': {
+    unit: 'nats/token',
+    doc: 'on-policy distillation: mean of log π_student − log π_teacher over sampled action tokens at scoring time (each row its routed teacher)',
+    better: 'lower',
+    healthy: 'falls towards 0 as the student takes on its teachers; 0 exactly when a teacher is the student.',
+  },
+  'policy/distill_loss': {
+    unit: 'loss',
+    doc: 'on-policy distillation as a loss term (distill.mode = loss): coef · agg(½(log π_θ − log π_teacher)²) over action tokens, last epoch',
+    better: 'lower',
+    divergence: true,
+  },
   'policy/loss': {
     unit: 'loss',
     doc: 'policy loss: clipped surrogate − c_H·entropy (+ β·KL in loss), aggregated as the recipe says (KTO: its loss, a mean over rows), last epoch mean',
@@ -153,6 +165,16 @@ export const METRICS = {
     doc: 'greedy exact-match success on the fixed held-out set (training digits, never trained on)',
     better: 'higher',
     healthy: 'at or above its after-SFT value and rising with RL; a fall means RL is overfitting or drifting.',
+  },
+  'eval/held_out_success_addition': {
+    unit: 'fraction',
+    doc: 'greedy exact-match success on the addition half of a mixed task’s held-out set (task.env = mix)',
+    better: 'higher',
+  },
+  'eval/held_out_success_subtraction': {
+    unit: 'fraction',
+    doc: 'greedy exact-match success on the subtraction half of a mixed task’s held-out set (task.env = mix)',
+    better: 'higher',
   },
   'eval/ood_success': { unit: 'fraction', doc: 'greedy exact-match success on the fixed out-of-distribution set (longer operands)', better: 'higher' },
   'eval/response_length': { unit: 'tokens', doc: 'mean response tokens on the held-out set' },

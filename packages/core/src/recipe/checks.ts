@@ -4,6 +4,7 @@ import { declaresRole } from '../algorithms/index.ts';
 import { taskChecks, taskLimits } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
 import { MAX_ROLLOUT_LAG } from '../train/policy-history.ts';
+import { parseRoute } from '../train/teachers.ts';
 import type { Recipe } from './schema.ts';
 
 export interface FieldIssue {
@@ -41,8 +42,9 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
         if (critic[key] !== policy[key])
           add(`model.critic.${key}`, `must be 0 or equal model.policy.${key} (${policy[key]}) when model.critic.init is "policy", got ${critic[key]}`);
   }
-  // KTO labels each completion on its own: no group baseline, so any group size.
-  if (!declaresRole(r, 'critic') && r.rl.algorithm !== 'kto' && r.rl.groupSize < 2)
+  // Group baselines compare rollouts of one prompt; a critic or a teacher needs no group, and KTO
+  // labels each completion on its own.
+  if (!declaresRole(r, 'critic') && !declaresRole(r, 'teacher') && r.rl.algorithm !== 'kto' && r.rl.groupSize < 2)
     add('rl.groupSize', `must be at least 2 for ${r.rl.algorithm} (its baseline compares rollouts of one prompt), got ${r.rl.groupSize}`);
   const rollouts = r.rl.promptsPerIteration * r.rl.groupSize;
   if (rollouts % r.rl.minibatches !== 0)
@@ -64,6 +66,8 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
       'rl.rolloutLag',
       `must be at most ${MAX_ROLLOUT_LAG}: the trainer keeps the last ${MAX_ROLLOUT_LAG} policies for the rollout-lag simulator, and a lag of ${r.rl.rolloutLag} needs older ones`,
     );
+  // Which runs teach is checked when they are loaded (train/teachers.ts); the route can be checked here.
+  if (declaresRole(r, 'teacher')) for (const issue of parseRoute(r).issues) add('distill.route', issue);
   const sizes = { heldOutSize: r.eval.heldOutSize, oodSize: r.eval.oodSize };
   const task = taskChecks(r.task, sizes);
   issues.push(...task);

@@ -14,8 +14,7 @@
 
 import { MATMUL_BLOCKING, MAX_HEAD_DIM, matmulTile } from '@horizon/kernels';
 import { declaresRole } from '../algorithms/index.ts';
-import { ADDITION_VOCABULARY } from '../envs/addition.ts';
-import { taskLimits } from '../envs/tasks.ts';
+import { taskLimits, taskVocabulary } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/parameters.ts';
 import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
@@ -59,8 +58,7 @@ export function recipeVocabSize(recipe: Recipe): number {
 
 /** The recipe's task vocabulary as token texts in id order (CharTokenizer.pieceList): what checkpoints record. */
 export function recipeVocabulary(recipe: Recipe): string[] {
-  if (recipe.task.env !== 'addition') throw new RecipeError(`task.env "${recipe.task.env}" has no vocabulary.`);
-  return new CharTokenizer(ADDITION_VOCABULARY).pieceList();
+  return new CharTokenizer(taskVocabulary(recipe.task)).pieceList();
 }
 
 const GB = (bytes: number) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB` : `${Math.ceil(bytes / 2 ** 20)} MiB`);

@@ -25,7 +25,7 @@ function message(request: Parameters<typeof resolveRecipe>[0]): string {
 describe('the method-fields table', () => {
   it('names only real methods, and a section row covers its fields', () => {
     for (const readers of Object.values(METHOD_FIELDS)) for (const name of readers) expect(ALGORITHMS).toContain(name);
-    expect(methodsReading('rl.criticLr')).toEqual(['ppo']);
+    expect(methodsReading('rl.criticLr')).toEqual(['ppo', 'sao']);
     expect(methodsReading('kto.beta')).toEqual(['kto']);
     expect(methodsReading('rl.clipLow')).toBeUndefined();
     expect(methodsReading('ktox')).toBeUndefined();
@@ -36,7 +36,7 @@ describe('the method-fields table', () => {
     expect(recipeFieldsHelp()).toMatch(/ {2}kto\.beta\s+0\.1\s+.*\[read by kto\]/);
     expect(recipeFieldsHelp()).not.toMatch(/rl\.clipLow.*read by/);
     expect(methodFieldsSummary()).toBe(
-      'rl.lambda, rl.lambdaCritic, rl.lambdaAlpha, rl.valueClip, rl.criticLr, rl.criticWarmupSteps, rl.criticWarmupTarget, rl.criticUpdates (ppo, sao); sao.* (sao); kto.* (kto)',
+      'rl.lambda, rl.lambdaCritic, rl.lambdaAlpha, rl.valueClip, rl.criticLr, rl.criticWarmupSteps, rl.criticWarmupTarget, rl.criticUpdates (ppo, sao); sao.* (sao); kto.* (kto); distill.* (distill)',
     );
   });
 });

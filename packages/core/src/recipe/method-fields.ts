@@ -19,6 +19,7 @@ export const METHOD_FIELDS: Readonly<Record<string, readonly AlgorithmName[]>> =
   'rl.criticUpdates': ['ppo', 'sao'],
   sao: ['sao'],
   kto: ['kto'],
+  distill: ['distill'],
 };
 
 /** The methods that read `path`, or undefined when every method does (the longest matching row wins). */

@@ -93,6 +93,30 @@ export const PRESETS = {
       checkpoint: { interval: 5 },
     },
   },
+  'mix-add-expert': {
+    doc: 'an addition expert that can teach a mixed student: PPO on the mix task with no subtraction (the mix’s vocabulary)',
+    recipe: { name: 'mix-add-expert', task: { env: 'mix', mix: { subtractionShare: 0 } } },
+  },
+  'mix-sub-expert': {
+    doc: 'a subtraction expert that can teach a mixed student: PPO on the mix task with subtraction only',
+    recipe: { name: 'mix-sub-expert', task: { env: 'mix', mix: { subtractionShare: 1 } } },
+  },
+  'add-distill': {
+    doc: 'addition, on-policy distillation from one teacher run (--set distill.teachers=runs/a): the teacher scores every sampled token',
+    recipe: {
+      name: 'add-distill',
+      rl: { algorithm: 'distill', promptsPerIteration: 64, klCoef: 0 },
+    },
+  },
+  'mix-distill': {
+    doc: 'addition and subtraction, one student merged from two experts (--set distill.teachers=runs/add,runs/sub), each prompt routed by its task',
+    recipe: {
+      name: 'mix-distill',
+      task: { env: 'mix' },
+      rl: { algorithm: 'distill', promptsPerIteration: 64, klCoef: 0 },
+      distill: { route: 'addition=1,subtraction=2' },
+    },
+  },
 } as const satisfies Record<string, Preset>;
 
 export type PresetName = keyof typeof PRESETS;

@@ -11,6 +11,7 @@
 
 import { KL_ESTIMATORS, LOSS_AGGREGATIONS } from '@horizon/kernels';
 import { z } from 'zod';
+import { TASK_ENVS } from '../envs/tasks.ts';
 
 const int = (doc: string, value: number, min: number, max: number) => z.number().int().min(min).max(max).default(value).describe(doc);
 const real = (doc: string, value: number, min: number, max: number) => z.number().min(min).max(max).default(value).describe(doc);
@@ -25,7 +26,8 @@ const section = <S extends z.ZodRawShape>(doc: string, shape: S) =>
     .prefault({} as never)
     .describe(doc);
 
-export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao'] as const;
+export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao', 'distill'] as const;
+export const DISTILL_MODES = ['advantage', 'loss'] as const;
 export const KL_PLACEMENTS = ['reward', 'loss'] as const;
 // Declared beside the kernels that implement them (kernels/src/rl/kl, rl/aggregate).
 export { KL_ESTIMATORS, LOSS_AGGREGATIONS };
@@ -42,12 +44,21 @@ export const RecipeSchema = z
       .describe('recipe name; names the run directory runs/<name>-<time>'),
     seed: int('run seed: initialisation, sampling, training episodes', 1, 0, 0xffffffff),
     task: section('what the policy learns', {
-      env: choice('environment family', ['addition'], 'addition'),
+      env: choice('environment: addition, subtraction, or mix (each prompt drawn from one of the two, tagged with it)', TASK_ENVS, 'addition'),
       addition: section('addition: "a+b=" → the sum, most-significant digit first, then <eos>', {
         minDigits: int('fewest digits of a training operand', 1, 1, 20),
         maxDigits: int('most digits of a training operand', 2, 1, 20),
         oodMinDigits: int('fewest digits of an out-of-distribution operand (longer than training)', 3, 1, 20),
         oodMaxDigits: int('most digits of an out-of-distribution operand', 3, 1, 20),
+      }),
+      subtraction: section('subtraction: "a-b=" with a ≥ b → the difference, most-significant digit first, then <eos>', {
+        minDigits: int('fewest digits of a training operand', 1, 1, 20),
+        maxDigits: int('most digits of a training operand', 2, 1, 20),
+        oodMinDigits: int('fewest digits of an out-of-distribution operand (longer than training)', 3, 1, 20),
+        oodMaxDigits: int('most digits of an out-of-distribution operand', 3, 1, 20),
+      }),
+      mix: section('mix: addition and subtraction prompts in one task (task.env = mix)', {
+        subtractionShare: real('fraction of training and SFT prompts that are subtraction (0 = all addition, 1 = all subtraction)', 0.5, 0, 1),
       }),
     }),
     model: section('policy and critic transformers (GPT-2 style)', {
@@ -77,7 +88,7 @@ export const RecipeSchema = z
     }),
     rl: section('reinforcement learning', {
       algorithm: choice(
-        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions), sao (critic + GAE, DIS, K critic steps)',
+        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions), sao (critic + GAE, DIS, K critic steps), distill (on-policy distillation from teacher runs)',
         ALGORITHMS,
         'ppo',
       ),
@@ -139,6 +150,24 @@ export const RecipeSchema = z
     }),
     sao: section('SAO only (rl.algorithm = sao; docs/algorithms/sao-dis.md)', {
       freezeCriticAttention: flag('freeze the critic’s attention projections; its MLPs, norms, embeddings and value head train', true),
+    }),
+    distill: section('on-policy distillation (rl.algorithm = distill): the student samples, teacher runs score its tokens', {
+      teachers: z
+        .string()
+        .default('')
+        .describe('teacher run directories, comma-separated (each one’s newest committed checkpoint’s policy), e.g. runs/a,runs/b'),
+      route: z
+        .string()
+        .default('')
+        .describe(
+          'which teacher scores each task’s prompts: tag=N pairs, N counting distill.teachers from 1, e.g. addition=1,subtraction=2 (empty: all to teacher 1)',
+        ),
+      mode: choice(
+        '"advantage": −coef·(ℓ_student − ℓ_teacher) is the advantage of the PPO-clip surrogate (slime); "loss": a ½(ℓ − ℓ_teacher)² loss term',
+        DISTILL_MODES,
+        'advantage',
+      ),
+      coef: positive('λ_opd: weight of the per-token reverse KL (slime’s --opd-kl-coef)', 1, 1e6),
     }),
     eval: section('evaluation on fixed problem sets', {
       interval: int('evaluate every this many RL iterations, and always before and after RL (0 = only then)', 10, 0, 10_000_000),

@@ -34,6 +34,11 @@ export interface RlModels {
   optimizers: ReadonlyMap<string, AdamW>;
 }
 
+/** The teacher that scores a sample (on-policy distillation's routing, train/teachers.ts). */
+export interface TeacherRouter {
+  teacherFor(sample: Sample): Gpt;
+}
+
 export interface RlContext {
   recipe: Recipe;
   task: Task;
@@ -54,6 +59,8 @@ export interface RlContext {
   history?: PolicyHistory;
   /** Trainer state the method keeps across iterations (UpdateContext.state); saved in checkpoints. */
   methodState?: Record<string, JsonValue>;
+  /** Present when the method scores with teachers (the `teacherLogp` score). */
+  teachers?: TeacherRouter;
 }
 
 export interface IterationResult {
@@ -110,7 +117,8 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   if (batch.length === 0) return { samples, trained, selectionMetrics, ...emptyBatch(), seconds: { rollout, score: clock.lap(), advantage: 0 } };
   const longest = Math.max(...batch.map((s) => s.tokens.length));
   const rows = toTrainingRows(packSamples(batch, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
-  const scores = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature);
+  const rowTeachers = algorithm.scores.includes('teacherLogp') ? batch.map((s) => teacherFor(ctx, s)) : undefined;
+  const scores = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature, rowTeachers);
   const score = clock.lap();
 
   // 3. Rewards on tokens: the task reward where the episode placed it, and the KL penalty per action
@@ -172,6 +180,11 @@ function emptyBatch(): Omit<ScoredRollouts, 'samples' | 'trained' | 'selectionMe
     returns: empty,
     advantageMetrics: {},
   };
+}
+
+function teacherFor(ctx: RlContext, sample: Sample): Gpt {
+  if (!ctx.teachers) throw new RangeError(`${ctx.algorithm.name} scores with teachers (distill.teachers), but the trainer was given none`);
+  return ctx.teachers.teacherFor(sample);
 }
 
 /** Runs iteration `iteration` (0-based) on training episodes starting at `cursor`. */
@@ -286,7 +299,7 @@ const UPDATE_SECONDS: Partial<Record<string, MetricName>> = { policy: 'perf/poli
  * Losses report the last epoch (the loss the update ended at, one step per minibatch); every other
  * step metric is the mean over all of the iteration's steps.
  */
-const LAST_EPOCH_ONLY: ReadonlySet<MetricName> = new Set(['policy/loss']);
+const LAST_EPOCH_ONLY: ReadonlySet<MetricName> = new Set(['policy/loss', 'policy/distill_loss']);
 
 function meanOfSteps(steps: readonly StepMetrics[], minibatches: number): StepMetrics {
   const out: StepMetrics = {};
@@ -325,6 +338,7 @@ function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array,
           },
         }
       : {}),
+    ...(scores.teacherLogp ? { teacherLogp: gatherRows(scores.teacherLogp, T, indices) } : {}),
   };
 }
 

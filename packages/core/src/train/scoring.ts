@@ -1,7 +1,8 @@
 // Scoring a batch of rollouts before the update: log π_old and entropy under the policy, log π_ref
-// under the frozen reference, and the scores the method asks for (V under the critic) — one submit
-// for the work and one for the readback of every array (they are [B, T] floats: a few KB for the
-// batches Horizon trains on).
+// under the frozen reference, and the scores the method asks for (V under the critic, log π_teacher
+// under each row's routed teacher) — one submit for the work and one for the readback of every array
+// (they are [B, T] floats: a few KB for the batches Horizon trains on). Each distinct teacher scores
+// the whole batch and each row keeps its own teacher's log-probs: simple, at one forward per teacher.
 //
 // Shape legend:  B rows · T positions · N = B·T · V vocab
 
@@ -19,9 +20,11 @@ export interface Scores {
   values?: Float32Array;
   /** Row b's prompt with row b+1's completion (mismatched-rows.ts), under the policy and the reference; for the `mismatched` score. */
   mismatched?: { logp: Float32Array; refLogp: Float32Array; mask: Uint32Array };
+  /** [B, T] log π_teacher of every target under the row's teacher; present for the `teacherLogp` score. */
+  teacherLogp?: Float32Array;
 }
 
-/** The declared model the critic's score is read from. */
+/** The declared model the critic's score is read from (the mismatched pairs use policy and reference; teachers come per row). */
 const SCORED_BY = { values: 'critic' } as const;
 
 interface ScoreTensors {
@@ -36,16 +39,26 @@ interface ScoreTensors {
 
 export class Scorer {
   private readonly tensors = new Map<string, ScoreTensors>();
+  private readonly teacherLogps = new Map<string, Tensor>();
 
   constructor(readonly gpu: Gpu) {}
 
   /** Releases the scoring buffers. */
   destroy(): void {
     for (const t of this.tensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
+    for (const tensor of this.teacherLogps.values()) this.gpu.destroy(tensor);
     this.tensors.clear();
+    this.teacherLogps.clear();
   }
 
-  async score(rows: TrainingRows, models: ReadonlyMap<string, Gpt>, extra: readonly ScoreName[], temperature: number): Promise<Scores> {
+  /** `rowTeachers[b]`: the teacher that scores row b, needed for the `teacherLogp` score. */
+  async score(
+    rows: TrainingRows,
+    models: ReadonlyMap<string, Gpt>,
+    extra: readonly ScoreName[],
+    temperature: number,
+    rowTeachers?: readonly Gpt[],
+  ): Promise<Scores> {
     const named = (name: string): Gpt => {
       const found = models.get(name);
       if (!found) throw new RangeError(`scoring needs a model named "${name}", which the method does not declare`);
@@ -86,6 +99,12 @@ export class Scorer {
         recordClassifierForward(rec, gpu, { logits: acts.output, targets: m.targets, logp, entropy, lse: m.lse }, { N, V }, { temperature });
       }
     }
+    const teachers = extra.includes('teacherLogp') ? this.teacherTensors(rows, rowTeachers) : [];
+    for (const { model, logp } of teachers) {
+      const acts = model.activations(B, T);
+      model.recordForward(rec, acts, t.inputs);
+      recordClassifierForward(rec, gpu, { logits: acts.output, targets: t.targets, logp, entropy: t.refEntropy, lse: t.lse }, { N, V }, { temperature });
+    }
     gpu.submit(rec);
     // One round trip for every array of the phase.
     const [oldLogp, entropy, refLogp, ...rest] = (await gpu.readMany([
@@ -94,10 +113,38 @@ export class Scorer {
       t.refLogp,
       ...(criticActs ? [criticActs.output] : []),
       ...(m ? [m.logp, m.refLogp] : []),
+      ...teachers.map((teacher) => teacher.logp),
     ])) as Float32Array[];
     const values = criticActs ? rest.shift() : undefined;
     const mismatched = pairs ? { logp: rest[0], refLogp: rest[1], mask: pairs.mask } : undefined;
-    return { oldLogp, entropy, refLogp, ...(values ? { values } : {}), ...(mismatched ? { mismatched } : {}) };
+    const teacherRows = rest.slice(pairs ? 2 : 0);
+    const teacherLogp = rowTeachers && teachers.length > 0 ? pickRows(teacherRows, teachers, rowTeachers, T) : undefined;
+    return {
+      oldLogp,
+      entropy,
+      refLogp,
+      ...(values ? { values } : {}),
+      ...(mismatched ? { mismatched } : {}),
+      ...(teacherLogp ? { teacherLogp } : {}),
+    };
+  }
+
+  /** One log-prob tensor per distinct teacher of the batch, in order of first use. */
+  private teacherTensors(rows: TrainingRows, rowTeachers: readonly Gpt[] | undefined): { model: Gpt; logp: Tensor }[] {
+    if (!rowTeachers || rowTeachers.length !== rows.B)
+      throw new RangeError(`the teacherLogp score needs one teacher per row (${rows.B}), got ${rowTeachers?.length ?? 'none'}`);
+    const distinct = [...new Set(rowTeachers)];
+    return distinct.map((model, k) => ({ model, logp: this.teacherLogpTensor(rows.B, rows.T, k) }));
+  }
+
+  private teacherLogpTensor(B: number, T: number, k: number): Tensor {
+    const key = `teacher${k}.${B}x${T}`;
+    let t = this.teacherLogps.get(key);
+    if (!t) {
+      t = this.gpu.tensor([B, T], 'f32', `score.teacherLogp${k}[${B}x${T}]`);
+      this.teacherLogps.set(key, t);
+    }
+    return t;
   }
 
   private buffers(B: number, T: number, purpose = 'batch'): ScoreTensors {
@@ -118,4 +165,14 @@ export class Scorer {
     }
     return t;
   }
+}
+
+/** Row b of the result is row b of its own teacher's log-probs. */
+function pickRows(perTeacher: Float32Array[], teachers: readonly { model: Gpt }[], rowTeachers: readonly Gpt[], T: number): Float32Array {
+  const out = new Float32Array(rowTeachers.length * T); // [B, T]
+  for (const [b, model] of rowTeachers.entries()) {
+    const k = teachers.findIndex((teacher) => teacher.model === model);
+    out.set(perTeacher[k].subarray(b * T, (b + 1) * T), b * T);
+  }
+  return out;
 }

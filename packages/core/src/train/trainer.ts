@@ -16,9 +16,10 @@ import type { ModelDeclaration } from '../algorithms/algorithm.ts';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import { type Checkpoint, checkVocabulary, type ModelState } from '../checkpoint/checkpoint.ts';
 import type { JsonValue } from '../envs/environment.ts';
+import type { SkillTag } from '../envs/mixed.ts';
 import type { Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
-import { createTask, type EvalSplit, type Task } from '../envs/tasks.ts';
+import { createTask, type EvalSplit, sampleSkill, type Task } from '../envs/tasks.ts';
 import { InputError } from '../errors.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import { globalStep, type Phase } from '../metrics/jsonl.ts';
@@ -31,13 +32,14 @@ import { modelConfigs } from '../recipe/checks.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
 import { checkFiniteWeights, divergence } from './divergence.ts';
-import { evaluate } from './evaluate.ts';
+import { evaluate, isSuccess } from './evaluate.ts';
 import { GpuSampler } from './gpu-sampler.ts';
 import { type LabelledExample, labelledBatch, labelledFileOf } from './labelled-examples.ts';
 import { lagModelName, PolicyHistory } from './policy-history.ts';
 import { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM } from './rl-iteration.ts';
 import { Scorer } from './scoring.ts';
 import { SftStepper, sftBatch } from './sft.ts';
+import { Teachers, type TeacherWeights } from './teachers.ts';
 import { TrainerState } from './trainer-state.ts';
 import { UpdateSteps } from './update-steps.ts';
 
@@ -95,17 +97,23 @@ export class Trainer {
   private readonly start = performance.now();
   /** Training seconds of the run before this process (a resumed checkpoint's). */
   private secondsBefore = 0;
+  /** The frozen teachers of a method that declares them (distillation); never checkpointed. */
+  readonly teachers: Teachers | undefined;
 
   /**
-   * `labelled`: the rows of the recipe's labelled file (labelled-examples.ts `labelledFileOf`), read
-   * and parsed by the front end, which alone touches files.
+   * `data.labelled`: the rows of the recipe's labelled file (labelled-examples.ts `labelledFileOf`);
+   * `data.teachers`: the weights of `distill.teachers` (train/teachers.ts `loadTeachers`), which RL
+   * needs. Both are read by the front end, which alone touches files.
    */
   constructor(
     readonly gpu: Gpu,
     readonly recipe: Recipe,
-    private readonly data: { labelled?: readonly LabelledExample[] } = {},
+    private readonly data: { labelled?: readonly LabelledExample[]; teachers?: readonly TeacherWeights[] } = {},
   ) {
     this.task = createTask(recipe.task, recipe.eval);
+    // Without them the run can still be evaluated; an RL iteration refuses to score (rl-iteration.ts).
+    if (data.teachers && ALGORITHM_BY_NAME[recipe.rl.algorithm].models.some((model) => model.role === 'teacher'))
+      this.teachers = new Teachers(gpu, recipe, this.task, data.teachers);
     this.tokenizer = new CharTokenizer(this.task.vocabulary);
     const configs = modelConfigs(recipe, this.tokenizer.vocabSize);
     this.policy = Gpt.init(gpu, configs.policy, mixSeed(recipe.seed, INIT.policy), 'policy');
@@ -127,6 +135,7 @@ export class Trainer {
   /** Releases every GPU buffer the run holds (models, optimizers, caches); the trainer is unusable after. */
   dispose(): void {
     for (const model of [this.policy, ...this.rlModels.values()]) model.destroy();
+    this.teachers?.destroy();
     for (const optimizer of [this.policyOptimizer, ...this.rlOptimizers.values()]) optimizer.destroy();
     this.generator.destroy();
     this.scorer.destroy();
@@ -213,7 +222,8 @@ export class Trainer {
     this.rlModels.clear();
     this.rlOptimizers.clear();
     for (const declared of this.algorithm.models) {
-      if (declared.role === 'policy') continue;
+      // Teachers were built with the trainer, from the front end's weights.
+      if (declared.role === 'policy' || declared.role === 'teacher') continue;
       const model = this.buildModel(declared);
       this.rlModels.set(declared.name, model);
       const frozen =
@@ -236,6 +246,8 @@ export class Trainer {
     switch (declared.role) {
       case 'policy':
         return this.policy;
+      case 'teacher':
+        throw new RangeError('teachers are loaded by the front end, not built by the trainer');
       case 'reference': {
         // A GPU-side copy: the reference is the policy as SFT left it.
         const reference = Gpt.fromWeights(gpu, configs.policy, new Float32Array(this.policy.layout.totalSize), declared.name);
@@ -287,6 +299,7 @@ export class Trainer {
       ...(this.data.labelled ? { offline: (start: number, count: number) => labelledBatch(this.data.labelled ?? [], recipe.seed, start, count) } : {}),
       history: this.history,
       methodState: this.methodState,
+      ...(this.teachers ? { teachers: this.teachers } : {}),
     };
   }
 
@@ -314,6 +327,7 @@ export class Trainer {
     const ood = await evaluate(this.task, 'ood', this.tokenizer, greedy, limits);
     await this.emit(hooks, 'eval', step, {
       'eval/held_out_success': heldOut.success,
+      ...(this.task.tags.length > 1 ? successBySkill(this.task, heldOut.samples) : {}),
       'eval/ood_success': ood.success,
       'eval/response_length': heldOut.responseLength,
       'perf/eval_s': (performance.now() - started) / 1000,
@@ -348,7 +362,13 @@ export class Trainer {
       // Every generator is re-derived from (seed, iteration): nothing else to save.
       rng: {},
       dataCursor: { train: this.cursor, sft: this.sftStep * this.recipe.sft.batchSize },
-      extra: { phase, sftSteps: this.sftStep, elapsedSeconds: this.secondsElapsed },
+      extra: {
+        phase,
+        sftSteps: this.sftStep,
+        elapsedSeconds: this.secondsElapsed,
+        // The teachers are named, not stored: the recipe's distill.teachers and the checkpoint each was.
+        ...(this.teachers ? { teachers: this.teachers.describe() } : {}),
+      },
       vocabulary: this.tokenizer.pieceList(),
       trainerState: this.trainerState.save(),
     };
@@ -400,6 +420,21 @@ export function checkpointPhase(ckpt: Checkpoint): 'sft' | 'rl' {
   if (phase === 'sft' || phase === 'rl') return phase;
   return Object.keys(ckpt.models).length > 1 ? 'rl' : 'sft';
 }
+
+/** Held-out success of each skill of a mixed task, by the sample's task tag. */
+function successBySkill(task: Task, samples: readonly Sample[]): Partial<Record<MetricName, number>> {
+  const out: Partial<Record<MetricName, number>> = {};
+  for (const tag of task.tags) {
+    const own = samples.filter((s) => sampleSkill(s, task) === tag);
+    out[SKILL_SUCCESS[tag]] = own.filter(isSuccess).length / Math.max(1, own.length);
+  }
+  return out;
+}
+
+const SKILL_SUCCESS: Record<SkillTag, MetricName> = {
+  addition: 'eval/held_out_success_addition',
+  subtraction: 'eval/held_out_success_subtraction',
+};
 
 /** Rollouts per RL iteration written to samples.jsonl. */
 const SAMPLES_PER_ITERATION = 4;

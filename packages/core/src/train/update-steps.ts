@@ -5,7 +5,8 @@
 // Shape legend:  B rows · T positions · N = B·T · V vocab
 //
 // Language-model head (the policy): forward → log-probs and entropy (classifier, temperature τ) →
-// the surrogate term (PPO clip or DIS) writes dL/dlogp → a KL term adds β·dk/dlogp → an entropy term
+// the surrogate term (PPO clip or DIS) writes dL/dlogp → a KL term adds β·dk/dlogp → a distillation
+// term adds λ·(ℓ − ℓ_teacher) (the k2 gradient against the teacher's log-probs) → an entropy term
 // enters as dL/dH = −c_H·m·scale → classifier backward → model backward → grad-norm + AdamW. The KL
 // to the reference, the approximate KL to π_old and the entropy are measured on every such step.
 // A KTO term writes dL/dlogp in the surrogate's place (kernels/src/rl/kto, TRL's loss: a mean over
@@ -51,6 +52,8 @@ export interface Minibatch {
   oldValues: Float32Array; // [B, T] critic values at scoring time
   /** Row b's prompt with another row's completion, scored before the update (a KTO term's z0). */
   mismatched?: { logp: Float32Array; refLogp: Float32Array; mask: Uint32Array }; // [B, T] each
+  /** [B, T] log π_teacher of each row's routed teacher; needed by a distill term. */
+  teacherLogp?: Float32Array;
 }
 
 export interface StepOptions extends OptimizerOptions {
@@ -98,6 +101,7 @@ class StepTensors {
   readonly refLogp: Tensor;
   readonly returns: Tensor;
   readonly oldValues: Tensor;
+  readonly teacherLogp: Tensor;
   readonly dentropy: Tensor;
   readonly logp: Tensor;
   readonly entropy: Tensor;
@@ -124,6 +128,7 @@ class StepTensors {
     this.refLogp = f([B, T], 'refLogp');
     this.returns = f([B, T], 'returns');
     this.oldValues = f([B, T], 'oldValues');
+    this.teacherLogp = f([B, T], 'teacherLogp');
     this.dentropy = f([B, T], 'dentropy');
     this.logp = f([B, T], 'logp');
     this.entropy = f([B, T], 'entropy');
@@ -176,6 +181,7 @@ export class UpdateSteps {
     gpu.write(t.refLogp, mb.refLogp);
     gpu.write(t.returns, mb.returns);
     gpu.write(t.oldValues, mb.oldValues);
+    if (mb.teacherLogp) gpu.write(t.teacherLogp, mb.teacherLogp);
   }
 
   /** One optimizer step of `model` on `mb`, training it on `terms` (a value head takes only a value term). */
@@ -193,6 +199,8 @@ export class UpdateSteps {
     if (surrogate && kto) throw new RangeError(`a step takes a surrogate or a KTO term, not both, got [${terms.map((term) => term.kind).join(', ')}]`);
     const kl = only(terms, 'kl');
     const entropy = only(terms, 'entropy');
+    const distill = only(terms, 'distill');
+    if (distill && !mb.teacherLogp) throw new RangeError('a distill term needs the teachers’ log-probs in the minibatch');
     if (only(terms, 'value')) throw new RangeError(`a value term trains a value head; ${model.label} has a language-model head`);
     const t = this.buffers(B, T);
     this.upload(t, mb);
@@ -205,9 +213,9 @@ export class UpdateSteps {
     }
     const dlogits = this.dlogitsFor(N, V);
     const acts = model.activations(B, T);
-    // Metric slots: the surrogate's [loss, low, high, (dual,) tokens], then KL, approx KL, entropy.
+    // Metric slots: the surrogate's [loss, low, high, (dual,) tokens], then KL, approx KL, entropy, distillation.
     const pgTerms = surrogate ? policyLossMetricCount(surrogate.kind === 'ppo-clip' ? 'ppo' : 'dis') : 0;
-    const at = { kl: pgTerms, approxKl: pgTerms + KL_METRICS, entropy: pgTerms + 2 * KL_METRICS };
+    const at = { kl: pgTerms, approxKl: pgTerms + KL_METRICS, entropy: pgTerms + 2 * KL_METRICS, distill: pgTerms + 2 * KL_METRICS + 1 };
     const rec = gpu.begin('policy-step');
     model.recordZeroGrad(rec);
     model.recordForward(rec, acts, t.inputs);
@@ -219,8 +227,8 @@ export class UpdateSteps {
       { temperature: o.temperature },
     );
     const lossTensors = { mask: t.mask, scales: t.scales, loss: t.perToken, partials: t.partials, metrics: t.metrics };
-    // The surrogate (or KTO) writes dL/dlogp; without one, the KL term writes it (or it stays zero).
-    if (!surrogate && !kto && !kl) rec.clear(t.dlogp);
+    // The surrogate (or KTO) writes dL/dlogp; without one, the KL term, else the distillation term (or it stays zero).
+    if (!surrogate && !kto && !kl && !distill) rec.clear(t.dlogp);
     if (kto && k) {
       recordKto(
         rec,
@@ -272,6 +280,14 @@ export class UpdateSteps {
       { ...lossTensors, grad: t.scratchGrad, logp: t.logp, refLogp: t.oldLogp },
       { B, T, estimator: 'k3', coef: 0, metricsOffset: at.approxKl },
     );
+    // Distillation as a loss: ½(ℓ − ℓ_teacher)² is the KL kernel's k2 with the teacher as its reference.
+    if (distill)
+      recordKl(
+        rec,
+        gpu,
+        { ...lossTensors, grad: t.dlogp, logp: t.logp, refLogp: t.teacherLogp },
+        { B, T, estimator: 'k2', coef: distill.coef, accumulate: surrogate !== undefined || kl !== undefined, metricsOffset: at.distill },
+      );
     recordAggregate(rec, gpu, { values: t.entropy, mask: t.mask, scales: t.scales, partials: t.partials, out: t.metrics }, { B, T, offset: at.entropy });
     const entropyTerm = entropy ? { entropy: t.entropy, dentropy: t.dentropy } : {};
     recordClassifierBackward(
@@ -292,6 +308,7 @@ export class UpdateSteps {
       'policy/entropy': m[at.entropy],
       'policy/grad_norm': m[GRAD_NORM_SLOT],
     };
+    if (distill) metrics['policy/distill_loss'] = distill.coef * m[at.distill];
     if (surrogate) {
       const tokens = m[pgTerms - 1];
       metrics['policy/loss'] = m[0];

@@ -2,11 +2,12 @@
 // exactly as its next RL iteration would, printed as token strips shaded by a per-token channel
 // (advantage by default; value, logprob or kl) — credit assignment made visible in the terminal.
 
-import { echo, Trainer } from '@horizon/core';
+import { declaresRole, echo, loadTeachers, Trainer } from '@horizon/core';
 import { type Command, EXIT, UsageError } from '../cli/command.ts';
 import { acquireGpu } from '../platform/acquire-gpu.ts';
 import { openCheckpoint } from '../run/open-checkpoint.ts';
 import { checkRecipeFits } from '../run/recipe-source.ts';
+import { RunDirTeacherSource } from '../run/teacher-source.ts';
 import { legend, renderStrip, type StripToken } from '../run/token-shading.ts';
 
 const CHANNELS = ['advantage', 'value', 'logprob', 'kl'] as const;
@@ -37,7 +38,9 @@ export const sample: Command = {
     const gpu = await acquireGpu();
     try {
       checkRecipeFits(recipe, gpu);
-      const trainer = new Trainer(gpu, recipe);
+      // A distillation run scores with its teachers: read them as training did.
+      const teachers = declaresRole(recipe, 'teacher') ? await loadTeachers(recipe, new RunDirTeacherSource()) : undefined;
+      const trainer = new Trainer(gpu, recipe, teachers ? { teachers } : {});
       trainer.restore(checkpoint);
       const batch = await trainer.sampleBatch();
       const { T } = batch.rows;

@@ -18,12 +18,14 @@ import {
   type Checkpoint,
   checkpointPhase,
   checkResumeRecipe,
+  declaresRole,
   encodeCheckpoint,
   formatRecipeTable,
   InputError,
   isDivergedError,
   isInputError,
   loadCheckpoint,
+  loadTeachers,
   type MetricName,
   type MetricsAt,
   methodFieldsSummary,
@@ -33,6 +35,7 @@ import {
   resolveRecipe,
   sampleRecord,
   saveCheckpoint,
+  type TeacherWeights,
   Trainer,
 } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
@@ -49,6 +52,7 @@ import { checkRecipeFits, loadRecipe } from '../run/recipe-source.ts';
 import { makeRunDir, openRunDir, planRunDir, type RunPaths, removeStrayTemps } from '../run/run-dir.ts';
 import { RunLock } from '../run/run-lock.ts';
 import { SIGNAL_EXIT, StopSignals, underScriptRunner } from '../run/signals.ts';
+import { RunDirTeacherSource } from '../run/teacher-source.ts';
 
 /** A committed checkpoint this process knows of: where the run can continue from. */
 interface Kept {
@@ -102,6 +106,7 @@ export const train: Command = {
     let lock: RunLock | undefined;
     let resume: ResumeState | undefined;
     let labelled: Awaited<ReturnType<typeof loadLabelledExamples>>;
+    let teachers: TeacherWeights[] | undefined;
     try {
       if (flags.resume !== undefined) {
         paths = await openRunDir(flags.resume as string);
@@ -112,6 +117,11 @@ export const train: Command = {
         paths = await planRunDir({ recipeName: recipe.name, ...(flags.out !== undefined ? { out: flags.out as string } : {}) });
       }
       labelled = await loadLabelledExamples(recipe);
+      // Distillation's teachers are read (and refused) here, before anything is written.
+      if (declaresRole(recipe, 'teacher')) {
+        teachers = await loadTeachers(recipe, new RunDirTeacherSource());
+        if (resume?.checkpoint) checkSameTeachers(resume.checkpoint, teachers);
+      }
     } catch (error) {
       lock?.release();
       throw asInputError(
@@ -184,7 +194,7 @@ export const train: Command = {
       out(`run directory: ${paths.dir}${where}`);
 
       // 4. Training.
-      const trainer = new Trainer(gpu, recipe, labelled ? { labelled } : {});
+      const trainer = new Trainer(gpu, recipe, { ...(labelled ? { labelled } : {}), ...(teachers ? { teachers } : {}) });
       if (resume?.checkpoint) trainer.restore(resume.checkpoint);
       const log = logger;
       const sampleLog = samples;
@@ -278,6 +288,23 @@ async function removeCreated(paths: RunPaths, lock: RunLock | undefined): Promis
   lock?.release();
   for (const file of [paths.metrics, paths.samples]) await rm(file, { force: true }).catch(() => undefined);
   for (const dir of [paths.checkpoints, paths.dir]) await rmdir(dir).catch(() => undefined);
+}
+
+/**
+ * A resumed distillation must see the teachers it started with, or it would not continue bit for
+ * bit: each teacher run's newest checkpoint must be the one the checkpoint recorded.
+ */
+function checkSameTeachers(ckpt: Checkpoint, teachers: readonly TeacherWeights[]): void {
+  const recorded = ckpt.extra.teachers;
+  if (!Array.isArray(recorded)) return;
+  for (const [k, teacher] of teachers.entries()) {
+    const was = recorded[k] as { run?: unknown; step?: unknown } | undefined;
+    if (was && was.run === teacher.run && was.step !== teacher.step)
+      throw new InputError(
+        'run',
+        `teacher ${teacher.run} is now at iteration ${teacher.step}, but this run was distilled from its iteration ${String(was.step)}: resuming would not continue the same run; start a new run to distill from the newer teacher.`,
+      );
+  }
 }
 
 function keptOf(ckpt: Checkpoint): Kept {
