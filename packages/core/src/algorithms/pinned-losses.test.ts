@@ -38,7 +38,7 @@ const RECIPES: Record<AlgorithmName, { preset: PresetName; sets: string[] }> = {
   rloo: { preset: 'add-rloo', sets: TINY },
   kto: { preset: 'add-kto', sets: TINY },
   sao: { preset: 'add-sao', sets: [...TINY, 'rl.criticWarmupSteps=0'] },
-  distill: { preset: 'add-distill', sets: TINY },
+  distill: { preset: 'add-distill', sets: [...TINY, 'distill.teachers=constant-teacher'] },
 };
 
 interface Pinned {
@@ -53,7 +53,7 @@ const PINNED: Record<AlgorithmName, Pinned> = {
   'dr-grpo': { loss: [0.00015206681564450264, -0.0005647800862789154, -0.0002840086817741394], reward: [1 / 6, 1 / 12, 1 / 12] },
   rloo: { loss: [0.0004425179213285446, -0.0016827955842018127, -0.0008894577622413635], reward: [1 / 6, 1 / 12, 1 / 12] },
   kto: { loss: [0.1460350751876831, 0.11052115634083748, 0.11006496474146843], reward: [1 / 6, 1 / 12, 1 / 12] },
-  distill: { loss: [], reward: [] },
+  distill: { loss: [0.4792304188013077, 0.4728461802005768, 0.45855917036533356], reward: [1 / 6, 1 / 12, 1 / 12] },
   sao: { loss: [-0.008695580065250397, -0.0669284239411354, -0.12658550776541233], reward: [1 / 6, 1 / 12, 1 / 12] },
 };
 
