@@ -13,7 +13,7 @@ export interface FidelityRow {
   outcomes?: readonly ComparisonOutcome[];
   planned: number;
   finished: number;
-  /** The report page exists (NAME.md next to the table). */
+  /** The report page exists (<name>.md next to the table). */
   hasPage: boolean;
 }
 

@@ -1,4 +1,4 @@
-// The report page, docs/experiments/NAME.md: question, claims and their verdicts, the plot, each
+// The report page, docs/experiments/<name>.md: question, claims and their verdicts, the plot, each
 // arm's mean and spread, the paired differences, what all-equal groups did (if probed), the exact
 // commands, and the protocol. Written from the declared report and the runs' results only, so it
 // can be regenerated from the committed result files without a GPU.

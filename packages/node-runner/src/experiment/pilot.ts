@@ -1,8 +1,9 @@
 // A short pilot that times the report's arms on this machine, now: a few SFT steps, then a few RL
 // iterations of each distinct arm and one evaluation at the report's size. It starts from a cached
 // warm start when one exists; from fresh weights otherwise, whose answers run to rl.maxNewTokens
-// (a warm-started policy stops after a few), so those estimates err long — measured here at about
-// 3× for the PPO arm of ppo-grpo-rloo-sft. The first iteration pays shader compilation and is not counted.
+// (a warm-started policy stops after a few), so those estimates err long (docs/experiments.md,
+// 2026-12-01, compares a pilot's estimate with the runs it priced). The first iteration pays shader
+// compilation and is not counted.
 
 import { type Checkpoint, type Recipe, Trainer } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
