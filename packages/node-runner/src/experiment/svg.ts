@@ -91,12 +91,12 @@ function panel(
 export function plotSvg(title: string, arms: readonly PlotArm[]): string {
   const width = PANEL.width * 2;
   const legendRows = Math.ceil(arms.length / 4);
-  const height = PANEL.height + 28 + legendRows * 18;
+  const height = PANEL.height + 28 + (legendRows + 1) * 18;
   const legend = arms.map((arm, i) => {
     const x = 20 + (i % 4) * 215;
     const y = PANEL.height + 24 + Math.floor(i / 4) * 18;
     const color = PALETTE[i % PALETTE.length];
-    return `<line x1="${x}" x2="${x + 24}" y1="${y - 4}" y2="${y - 4}" stroke="${color}" stroke-width="2.5"/><text x="${x + 30}" y="${y}" font-size="12">${xmlText(arm.name)} (${arm.runs.length} seeds)</text>`;
+    return `<line x1="${x}" x2="${x + 24}" y1="${y - 4}" y2="${y - 4}" stroke="${color}" stroke-width="2.5"/><text x="${x + 30}" y="${y}" font-size="12">${xmlText(arm.name)} (${arm.runs.length} ${arm.runs.length === 1 ? 'seed' : 'seeds'})</text>`;
   });
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
@@ -119,7 +119,7 @@ export function plotSvg(title: string, arms: readonly PlotArm[]): string {
       (a) => a.runs.some((r) => r.sampledTokens > 0),
     ),
     ...legend,
-    `<text x="${width - 20}" y="${PANEL.height + 24}" text-anchor="end" font-size="11" fill="#555">thin: one seed each · thick: mean over seeds</text>`,
+    `<text x="20" y="${PANEL.height + 24 + legendRows * 18}" font-size="11" fill="#555">thin: one seed each · thick: mean over seeds</text>`,
     '</svg>',
     '',
   ].join('\n');
