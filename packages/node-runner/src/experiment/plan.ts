@@ -7,7 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { type Recipe, resolveRecipe } from '@horizon/core';
+import { type Recipe, recipeDifferences, resolveRecipe, validateRecipe } from '@horizon/core';
 import type { Arm, Report } from './report.ts';
 
 export interface PlannedRun {
@@ -30,6 +30,17 @@ export function sftKeyOf(recipe: Recipe): string {
 
 const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
+const DEFAULTS = validateRecipe({});
+
+/**
+ * The recipe as the fields it changes from the schema defaults, in schema order. A field added to
+ * the schema later, at a default that changes nothing, leaves this (and so a run's key) as it was:
+ * finished runs stay finished when the recipe grows.
+ */
+export function recipeChanges(recipe: Recipe): [string, unknown][] {
+  return recipeDifferences(DEFAULTS, recipe).map((d) => [d.path, d.b]);
+}
+
 /** The recipe of one arm at one seed: preset ← report-wide overrides ← the arm's ← seed and evaluation size. */
 export function armRecipe(report: Report, arm: Arm, seed: number): Recipe {
   const sets = [...report.common, ...arm.sets, `seed=${seed}`, `eval.heldOutSize=${report.heldOutSize}`];
@@ -47,7 +58,7 @@ export function planRuns(report: Report, runsRoot: string): PlannedRun[] {
         seed,
         recipe,
         dir: join(runsRoot, report.name, arm.name, String(seed)),
-        key: hash([recipe, arm.kind ?? 'rl', arm.sftOnlySteps ?? 0]).slice(0, 16),
+        key: hash([recipeChanges(recipe), arm.kind ?? 'rl', arm.sftOnlySteps ?? 0]).slice(0, 16),
         sftKey: sftKeyOf(recipe),
       });
     }

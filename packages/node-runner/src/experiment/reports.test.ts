@@ -3,8 +3,9 @@
 // has, and arms that either resolve to valid recipes or say what they wait for. Planning pairs the
 // arms of a seed on one warm start and keeps seeds apart.
 
+import { validateRecipe } from '@horizon/core';
 import { describe, expect, it } from 'vitest';
-import { planRuns, unrunnableReason } from './plan.ts';
+import { armRecipe, planRuns, recipeChanges, unrunnableReason } from './plan.ts';
 import { REPORTS } from './reports/index.ts';
 
 describe.each(REPORTS.map((r) => [r.name, r] as const))('report %s', (_name, report) => {
@@ -49,6 +50,18 @@ describe.each(REPORTS.map((r) => [r.name, r] as const))('report %s', (_name, rep
 });
 
 describe('planning', () => {
+  it('keys a run by what its recipe changes from the defaults, so fields added at their defaults keep it', () => {
+    expect(recipeChanges(validateRecipe({}))).toEqual([]);
+    const grpo = REPORTS.find((r) => r.name === 'rloo-vs-grpo');
+    if (!grpo) throw new Error('rloo-vs-grpo is declared');
+    const changes = new Map(recipeChanges(armRecipe(grpo, grpo.arms[2], 2)));
+    expect(changes.get('seed')).toBe(2);
+    expect(changes.get('rl.algorithm')).toBe('rloo');
+    expect(changes.get('rl.klPlacement')).toBe('loss');
+    expect(changes.get('eval.heldOutSize')).toBe(500);
+    expect(changes.has('rl.gamma')).toBe(false); // at its default
+  });
+
   it('a report whose arms set a field this version lacks is not runnable, naming the field', () => {
     const sao = REPORTS.find((r) => r.name === 'sao-lag');
     expect(sao).toBeDefined();
