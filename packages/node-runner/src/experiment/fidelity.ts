@@ -58,6 +58,12 @@ export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
       lines.push(`| ${name} | ${o.comparison.arm} vs ${o.comparison.against}: ${o.comparison.claim} | ${verdict} | ${o.seeds.length} |`);
     }
   }
-  lines.push('');
+  lines.push(
+    '',
+    'Not declared yet: **vc-ppo** (VC-PPO against plain PPO: the recipe fields of value pretraining and',
+    'length-adaptive λ are not settled) and **multi-teacher-opd** (a student distilled from two experts:',
+    'its arms need the expert runs trained first, which a report of recipe overrides cannot state).',
+    '',
+  );
   return lines.join('\n');
 }
