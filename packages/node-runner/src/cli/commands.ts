@@ -3,6 +3,7 @@
 import { bench } from '../commands/bench.ts';
 import { doctor } from '../commands/doctor.ts';
 import { evalCommand } from '../commands/eval.ts';
+import { experiment } from '../commands/experiment.ts';
 import { explain } from '../commands/explain.ts';
 import { recipe } from '../commands/recipe.ts';
 import { sample } from '../commands/sample.ts';
@@ -10,4 +11,4 @@ import { smoke } from '../commands/smoke.ts';
 import { train } from '../commands/train.ts';
 import type { Command } from './command.ts';
 
-export const COMMANDS: readonly Command[] = [train, evalCommand, sample, recipe, explain, bench, doctor, smoke];
+export const COMMANDS: readonly Command[] = [train, evalCommand, sample, recipe, explain, bench, doctor, smoke, experiment];

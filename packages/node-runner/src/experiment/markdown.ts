@@ -1,0 +1,143 @@
+// The report page, docs/experiments/<name>.md: question, claims and their verdicts, the plot, each
+// arm's mean and spread, the paired differences, what all-equal groups did (if probed), the exact
+// commands, and the protocol. Written from the declared report and the runs' results only, so it
+// can be regenerated from the committed result files without a GPU.
+
+import type { Comparison, Report } from './report.ts';
+import type { RunResult } from './results.ts';
+import { type PairedDifference, pairedDifference, spread, type Verdict } from './verdict.ts';
+
+export interface ComparisonOutcome {
+  comparison: Comparison;
+  /** Seeds where both arms finished. */
+  seeds: number[];
+  paired: PairedDifference;
+}
+
+/** The paired outcome of each comparison over the seeds both of its arms have finished. */
+export function compare(report: Report, results: ReadonlyMap<string, readonly RunResult[]>): ComparisonOutcome[] {
+  return report.comparisons.map((comparison) => {
+    const a = new Map((results.get(comparison.arm) ?? []).map((r) => [r.seed, r.final.heldOut]));
+    const b = new Map((results.get(comparison.against) ?? []).map((r) => [r.seed, r.final.heldOut]));
+    const seeds = report.seeds.filter((s) => a.has(s) && b.has(s));
+    const paired = pairedDifference(
+      seeds.map((s) => a.get(s) as number),
+      seeds.map((s) => b.get(s) as number),
+      comparison.direction,
+    );
+    return { comparison, seeds, paired };
+  });
+}
+
+const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
+const points = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : '—');
+
+/** The one-sentence verdict of a comparison. */
+export function verdictSentence(outcome: ComparisonOutcome): string {
+  const { comparison: c, seeds, paired } = outcome;
+  const what = `${c.arm} − ${c.against} on final held-out success is ${points(paired.mean)} points (standard error ${Number.isFinite(paired.standardError) ? (100 * paired.standardError).toFixed(1) : '—'}, ${seeds.length} paired seeds)`;
+  const why: Record<Verdict, string> = {
+    reproduces: `more than 2 standard errors ${c.direction === 'higher' ? 'above' : 'below'} zero, as the claim predicts`,
+    contradicts: `more than 2 standard errors ${c.direction === 'higher' ? 'below' : 'above'} zero, against the claim`,
+    inconclusive: seeds.length < 2 ? 'too few paired seeds to judge' : 'within 2 standard errors of zero',
+  };
+  return `**${paired.verdict}** — ${what}: ${why[paired.verdict]}.`;
+}
+
+export interface ReportPage {
+  report: Report;
+  results: ReadonlyMap<string, readonly RunResult[]>;
+  /** Runs planned and finished. */
+  planned: number;
+  finished: number;
+  svgFile: string;
+  /** The commands that produced and regenerate it. */
+  commands: readonly string[];
+  /** Arm name → its resolved overrides, for the protocol section. */
+  armSets: ReadonlyMap<string, readonly string[]>;
+  iterations: number;
+  warmStartSteps: number;
+}
+
+export function reportMarkdown(page: ReportPage): string {
+  const { report, results } = page;
+  const outcomes = compare(report, results);
+  const lines: string[] = [];
+  lines.push(`# Experiment: ${report.name}`, '');
+  lines.push("Written by `horizon experiment` from the runs' results; do not edit by hand (the runner rewrites it).", '');
+  if (page.finished < page.planned) lines.push(`> **Incomplete:** ${page.finished} of ${page.planned} runs have finished; the figures below cover those.`, '');
+  lines.push(`**Question.** ${report.question}`, '');
+  lines.push('## Verdict', '');
+  for (const o of outcomes) lines.push(`- *${o.comparison.claim}* ${verdictSentence(o)}`);
+  lines.push('');
+  lines.push(`![held-out success of every seed against RL iteration and against sampled tokens](${page.svgFile})`, '');
+  lines.push('## Arms', '');
+  lines.push('| arm | what it is | final held-out (mean ± sd over seeds) | per seed | sampled tokens (mean) | minutes per run (mean) |');
+  lines.push('|---|---|---|---|---|---|');
+  for (const arm of report.arms) {
+    const runs = results.get(arm.name) ?? [];
+    const finals = runs.map((r) => r.final.heldOut);
+    const s = spread(finals);
+    const perSeed = runs.map((r) => `${r.seed}: ${pct(r.final.heldOut)}`).join(', ') || 'not run';
+    const tokens = runs.length ? runs.reduce((a, r) => a + r.sampledTokens, 0) / runs.length : Number.NaN;
+    const minutes = runs.length ? runs.reduce((a, r) => a + r.seconds, 0) / runs.length / 60 : Number.NaN;
+    lines.push(
+      `| ${arm.name} | ${arm.label} | ${pct(s.mean)} ± ${Number.isFinite(s.std) ? (100 * s.std).toFixed(1) : '—'} | ${perSeed} | ${Number.isFinite(tokens) ? Math.round(tokens).toLocaleString('en-US') : '—'} | ${Number.isFinite(minutes) ? minutes.toFixed(1) : '—'} |`,
+    );
+  }
+  const first = [...results.values()].flat()[0];
+  if (first)
+    lines.push(
+      '',
+      `Held-out success right after the shared warm start (iteration 0): ${report.seeds.map((seed) => `seed ${seed}: ${pct([...results.values()].flat().find((r) => r.seed === seed)?.curve[0]?.heldOut ?? Number.NaN)}`).join(', ')}.`,
+    );
+  lines.push('', '## Paired differences', '');
+  lines.push('| comparison | per seed (points) | mean | standard error | verdict |');
+  lines.push('|---|---|---|---|---|');
+  for (const o of outcomes) {
+    const per = o.seeds.map((s, i) => `${s}: ${points(o.paired.differences[i])}`).join(', ') || '—';
+    lines.push(
+      `| ${o.comparison.arm} − ${o.comparison.against} | ${per} | ${points(o.paired.mean)} | ${Number.isFinite(o.paired.standardError) ? (100 * o.paired.standardError).toFixed(1) : '—'} | ${o.paired.verdict} |`,
+    );
+  }
+  if (report.probes?.includes('groups')) lines.push('', ...groupSection(report, results));
+  lines.push('', '## Protocol', '');
+  lines.push(
+    `- Seeds ${report.seeds.join(', ')}; every arm of a seed starts from that seed's one SFT warm start (${page.warmStartSteps} steps, cached) and uses that seed's rollout and shuffle streams.`,
+  );
+  lines.push(
+    `- ${page.iterations} RL iterations per RL arm; every evaluation, the final one included, is greedy on the same ${report.heldOutSize} held-out problems.`,
+  );
+  lines.push(`- Declared budget: ${report.budget.runs} runs, ${report.budget.minutes} minutes on a quiet 2-core machine (SwiftShader).`);
+  lines.push('- Verdict rule: the paired mean difference (arm − comparison arm, per seed) against 2 standard errors of that mean.');
+  lines.push(
+    '- Minutes per run are wall time on the machine as it was when the run ran, possibly shared with other work; compare arms by iteration and by sampled tokens, not by minutes.',
+  );
+  lines.push('- Recipes (preset, then overrides; every arm also gets `seed=S` and the evaluation size):', '');
+  for (const arm of report.arms) {
+    const sets = page.armSets.get(arm.name) ?? [];
+    const extra = arm.kind === 'sft-only' ? ` — then ${arm.sftOnlySteps} more SFT steps instead of RL` : '';
+    lines.push(`  - \`${arm.name}\`: \`${arm.preset}\` ${sets.map((s) => `\`${s}\``).join(' ')}${extra}`);
+  }
+  lines.push('', '## Commands', '', '```', ...page.commands, '```', '');
+  return lines.join('\n');
+}
+
+function groupSection(report: Report, results: ReadonlyMap<string, readonly RunResult[]>): string[] {
+  const lines = ['## All-equal reward groups', ''];
+  lines.push(
+    "Measured on the batch each evaluation point's next iteration trains on (same seeds, nothing updated): the fraction of prompt groups whose task rewards are all equal, the share of the batch's Σ|advantage| (after KL shaping and whitening, what the policy update multiplies ∇log π by) that falls on their tokens, and the mean |advantage| per token inside and outside them. Means over seeds and evaluation points.",
+    '',
+  );
+  lines.push('| arm | all-equal groups | their share of Σ\\|A\\| | mean \\|A\\| in them | mean \\|A\\| elsewhere |');
+  lines.push('|---|---|---|---|---|');
+  for (const arm of report.arms) {
+    const probes = (results.get(arm.name) ?? []).flatMap((r) => r.groups ?? []);
+    if (probes.length === 0) continue;
+    const m = (f: (p: (typeof probes)[number]) => number) => probes.reduce((a, p) => a + f(p), 0) / probes.length;
+    lines.push(
+      `| ${arm.name} | ${pct(m((p) => p.flatFraction))} | ${pct(m((p) => p.flatAdvantageShare))} | ${m((p) => p.flatMeanAbsAdvantage).toFixed(3)} | ${m((p) => p.otherMeanAbsAdvantage).toFixed(3)} |`,
+    );
+  }
+  return lines;
+}

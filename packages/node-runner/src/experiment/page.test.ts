@@ -1,0 +1,173 @@
+// The report page and its plot from fixed results: verdict sentences, the arms' mean and spread,
+// the paired table, the group probe's table, the fidelity table's rows and links, and an SVG that
+// parses as XML with one line per seed and per arm mean.
+
+import { describe, expect, it } from 'vitest';
+import { fidelityMarkdown } from './fidelity.ts';
+import { compare, reportMarkdown, verdictSentence } from './markdown.ts';
+import type { Report } from './report.ts';
+import type { RunResult } from './results.ts';
+import { plotSvg, ticks } from './svg.ts';
+
+const report: Report = {
+  name: 'toy',
+  question: 'Is b better than a?',
+  comparisons: [{ arm: 'b', against: 'a', direction: 'higher', claim: 'b beats a (Someone 2024).' }],
+  arms: [
+    { name: 'a', label: 'arm a', preset: 'add-grpo', sets: [] },
+    { name: 'b', label: 'arm b', preset: 'add-rloo', sets: ['rl.klCoef=0.04'] },
+  ],
+  seeds: [1, 2, 3],
+  common: ['rl.iterations=20'],
+  heldOutSize: 500,
+  budget: { runs: 6, minutes: 5 },
+  probes: ['groups'],
+  fidelity: true,
+};
+
+// Page names are built, so the repository's link check does not read them as files to find.
+const MD = '.md';
+
+const run = (arm: string, seed: number, final: number): RunResult => ({
+  key: 'k',
+  report: 'toy',
+  arm,
+  seed,
+  curve: [
+    { iteration: 0, sampledTokens: 0, heldOut: 0.2, ood: 0, seconds: 0 },
+    { iteration: 10, sampledTokens: 4000, heldOut: (0.2 + final) / 2, ood: 0, seconds: 5 },
+    { iteration: 20, sampledTokens: 8000, heldOut: final, ood: 0, seconds: 10 },
+  ],
+  final: { heldOut: final, ood: 0 },
+  seconds: 60,
+  sampledTokens: 8000,
+  groups: [{ iteration: 0, flatFraction: 0.5, flatAdvantageShare: 0.1, flatMeanAbsAdvantage: 0.05, otherMeanAbsAdvantage: 0.9 }],
+});
+
+const results = new Map([
+  ['a', [run('a', 1, 0.3), run('a', 2, 0.4), run('a', 3, 0.5)]],
+  ['b', [run('b', 1, 0.4), run('b', 2, 0.52), run('b', 3, 0.59)]],
+]);
+
+describe('report page', () => {
+  const outcomes = compare(report, results);
+
+  it('pairs the comparison by seed and words its verdict', () => {
+    expect(outcomes[0].seeds).toEqual([1, 2, 3]);
+    expect(outcomes[0].paired.verdict).toBe('reproduces');
+    expect(verdictSentence(outcomes[0])).toMatch(
+      /^\*\*reproduces\*\* — b − a on final held-out success is \+10\.3 points \(standard error 0\.9, 3 paired seeds\)/,
+    );
+  });
+
+  it('judges only seeds where both arms finished', () => {
+    const partial = new Map([
+      ['a', results.get('a') ?? []],
+      ['b', (results.get('b') ?? []).slice(0, 1)],
+    ]);
+    const [o] = compare(report, partial);
+    expect(o.seeds).toEqual([1]);
+    expect(o.paired.verdict).toBe('inconclusive');
+    expect(verdictSentence(o)).toMatch(/too few paired seeds/);
+  });
+
+  const page = reportMarkdown({
+    report,
+    results,
+    planned: 6,
+    finished: 6,
+    svgFile: 'toy.svg',
+    commands: ['pnpm horizon experiment toy'],
+    armSets: new Map([
+      ['a', ['rl.iterations=20']],
+      ['b', ['rl.iterations=20', 'rl.klCoef=0.04']],
+    ]),
+    iterations: 20,
+    warmStartSteps: 600,
+  });
+
+  it('has the question, the claim, the plot, each arm’s mean ± sd and the commands', () => {
+    expect(page).toContain('**Question.** Is b better than a?');
+    expect(page).toContain('*b beats a (Someone 2024).*');
+    expect(page).toContain('![held-out success of every seed against RL iteration and against sampled tokens](toy.svg)');
+    expect(page).toContain('| a | arm a | 40.0% ± 10.0 | 1: 30.0%, 2: 40.0%, 3: 50.0% |');
+    expect(page).toContain('| b − a | 1: +10.0, 2: +12.0, 3: +9.0 | +10.3 | 0.9 | reproduces |');
+    expect(page).toContain('| a | 50.0% | 10.0% | 0.050 | 0.900 |');
+    expect(page).toContain('`b`: `add-rloo` `rl.iterations=20` `rl.klCoef=0.04`');
+    expect(page).toContain('pnpm horizon experiment toy');
+    expect(page).not.toContain('Incomplete');
+  });
+
+  it('says when it is incomplete', () => {
+    const partial = reportMarkdown({
+      report,
+      results,
+      planned: 9,
+      finished: 6,
+      svgFile: 'toy.svg',
+      commands: [],
+      armSets: new Map(),
+      iterations: 20,
+      warmStartSteps: 600,
+    });
+    expect(partial).toContain('**Incomplete:** 6 of 9 runs have finished');
+  });
+});
+
+describe('fidelity table', () => {
+  it('one row per comparison with its verdict; links only to pages that exist', () => {
+    const outcomes = compare(report, results);
+    const table = fidelityMarkdown([
+      { report, outcomes, planned: 6, finished: 6, hasPage: true },
+      { report: { ...report, name: 'later' }, unrunnable: 'needs rl.rolloutLag', planned: 0, finished: 0, hasPage: false },
+      { report: { ...report, name: 'unrun' }, planned: 6, finished: 0, hasPage: false },
+    ]);
+    expect(table).toContain(`| [toy](toy${MD}) | b vs a: b beats a (Someone 2024). | reproduces | 3 |`);
+    expect(table).toContain('| later | b beats a (Someone 2024). | not runnable yet: needs rl.rolloutLag | — |');
+    expect(table).toContain('| unrun | b beats a (Someone 2024). | not run yet | — |');
+    expect(table).not.toContain(`(later${MD})`);
+  });
+
+  it('a report still running says so instead of a verdict', () => {
+    const table = fidelityMarkdown([{ report, outcomes: compare(report, results), planned: 9, finished: 6, hasPage: true }]);
+    expect(table).toContain('| incomplete (6 of 9 runs finished; reproduces so far) | 3 |');
+  });
+});
+
+describe('plot', () => {
+  const svg = plotSvg(
+    'toy',
+    report.arms.map((arm) => ({ name: arm.name, runs: results.get(arm.name) ?? [] })),
+  );
+
+  it('draws every seed and each arm’s mean on both panels', () => {
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    // 2 arms × (3 seeds + 1 mean) × 2 panels
+    expect(svg.match(/<polyline /g)).toHaveLength(16);
+    expect(svg).toContain('<title>b seed 2</title>');
+    expect(svg).toContain('a (3 seeds)');
+    // Balanced tags: every opened polyline and text is closed.
+    expect(svg.match(/<polyline /g)?.length).toBe(svg.match(/<\/polyline>/g)?.length);
+    expect(svg.match(/<text /g)?.length).toBe(svg.match(/<\/text>/g)?.length);
+  });
+
+  it('places points on the axes: iteration 20 at the right edge, 100% at the top', () => {
+    // Left panel: x from 56 to 424, y from 40 (100%) to 252 (0%); arm b seed 1 ends at 40%.
+    expect(svg).toMatch(/points="56\.0,209\.6 240\.0,188\.4 424\.0,167\.2"/);
+  });
+
+  it('leaves SFT-only arms (no sampled tokens) off the tokens panel', () => {
+    const sftOnly = (results.get('a') ?? []).map((r) => ({ ...r, sampledTokens: 0, curve: r.curve.map((p) => ({ ...p, sampledTokens: 0 })) }));
+    const two = plotSvg('toy', [
+      { name: 'a', runs: sftOnly },
+      { name: 'b', runs: results.get('b') ?? [] },
+    ]);
+    expect(two.match(/<polyline /g)).toHaveLength(4 + 4 + 4);
+  });
+
+  it('ticks are round numbers covering the range', () => {
+    expect(ticks(1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(ticks(8000)).toEqual([0, 2000, 4000, 6000, 8000]);
+    expect(ticks(0)).toEqual([0]);
+  });
+});

@@ -1,0 +1,64 @@
+// A short pilot that times the report's arms on this machine, now: a few SFT steps, then a few RL
+// iterations of each distinct arm and one evaluation at the report's size. It starts from a cached
+// warm start when one exists; from fresh weights otherwise, whose answers run to rl.maxNewTokens
+// (a warm-started policy stops after a few), so those estimates err long (docs/experiments.md,
+// 2026-12-01, compares a pilot's estimate with the runs it priced). The first iteration pays shader
+// compilation and is not counted.
+
+import { type Checkpoint, type Recipe, Trainer } from '@horizon/core';
+import type { Gpu } from '@horizon/kernels';
+import type { PilotTimings } from './budget.ts';
+import type { PlannedRun } from './plan.ts';
+
+const PILOT_SFT_STEPS = 12;
+const PILOT_ITERATIONS = 3;
+
+export async function pilot(gpu: Gpu, runs: readonly PlannedRun[], warm?: Checkpoint): Promise<PilotTimings> {
+  const arms: PilotTimings['arms'] = {};
+  let sftStepSeconds = Number.NaN;
+  const byArm = new Map(runs.map((run) => [run.arm.name, run]));
+  for (const [name, run] of byArm) {
+    // From a warm start, the pilot's SFT steps continue it (timed the same way).
+    const sftSteps = (warm ? Number(warm.extra.sftSteps ?? 0) : 0) + PILOT_SFT_STEPS;
+    const recipe: Recipe = {
+      ...run.recipe,
+      sft: { ...run.recipe.sft, steps: sftSteps },
+      rl: { ...run.recipe.rl, iterations: PILOT_ITERATIONS, criticWarmupSteps: 0 },
+      eval: { ...run.recipe.eval, interval: 0 },
+    };
+    const trainer = new Trainer(gpu, recipe);
+    const iterations: number[] = [];
+    const sftTimes: number[] = [];
+    let evalSeconds = 0;
+    let last = performance.now();
+    const sftOnly = run.arm.kind === 'sft-only';
+    try {
+      if (warm) trainer.restore(warm);
+      await trainer.run({
+        onMetrics: (phase, step, metrics) => {
+          const now = performance.now();
+          if (phase === 'sft' && step > sftSteps - PILOT_SFT_STEPS + 2) sftTimes.push((now - last) / 1000);
+          if (phase === 'rl' && step > 1) iterations.push(metrics['perf/iteration_s'] ?? 0);
+          if (phase === 'eval') evalSeconds = metrics['perf/eval_s'] ?? 0;
+          last = now;
+        },
+        // An SFT-only arm runs no RL: its SFT steps and one evaluation are all it costs.
+        shouldStop: () => sftOnly && trainer.sftStep >= sftSteps,
+      });
+      if (sftOnly) evalSeconds = (await timed(() => trainer.evaluateAll({}, trainer.sftStep))) / 1000;
+    } finally {
+      trainer.dispose();
+    }
+    if (Number.isNaN(sftStepSeconds) && sftTimes.length > 0) sftStepSeconds = mean(sftTimes);
+    arms[name] = { iterationSeconds: mean(iterations), evalSeconds };
+  }
+  return { sftStepSeconds, arms };
+}
+
+const timed = async (f: () => Promise<unknown>) => {
+  const started = performance.now();
+  await f();
+  return performance.now() - started;
+};
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);

@@ -1,0 +1,79 @@
+// From a declared report to the list of runs it needs: one per (seed, arm), each with its resolved
+// recipe, its directory, and the key of the SFT warm start it shares with the other arms of its
+// seed. Pure apart from resolving recipes; nothing here touches a file or a GPU.
+//
+//   runs/experiments/NAME/<arm>/<seed>/   one run (result.json when finished, metrics.jsonl)
+//   runs/experiments/sft/<key>/           one SFT warm start, a checkpoint (safetensors + state.json)
+
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { type Recipe, recipeDifferences, resolveRecipe, validateRecipe } from '@horizon/core';
+import type { Arm, Report } from './report.ts';
+
+export interface PlannedRun {
+  arm: Arm;
+  seed: number;
+  recipe: Recipe;
+  /** runs/experiments/NAME/<arm>/<seed> */
+  dir: string;
+  /** Hash of everything that decides the run's result: a stored result with another key is stale. */
+  key: string;
+  /** Hash of what decides the SFT warm start: arms of one seed with the same key share it. */
+  sftKey: string;
+}
+
+/** Recipe fields that decide the SFT warm start (trainer.ts runSft: the policy's init, its data and optimizer). */
+export function sftKeyOf(recipe: Recipe): string {
+  const { seed, task, model, sft, optim, rl } = recipe;
+  return hash([seed, task, model.contextLength, model.policy, sft, optim, rl.gradClip]).slice(0, 16);
+}
+
+const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+const DEFAULTS = validateRecipe({});
+
+/**
+ * The recipe as the fields it changes from the schema defaults, in schema order. A field added to
+ * the schema later, at a default that changes nothing, leaves this (and so a run's key) as it was:
+ * finished runs stay finished when the recipe grows.
+ */
+export function recipeChanges(recipe: Recipe): [string, unknown][] {
+  return recipeDifferences(DEFAULTS, recipe).map((d) => [d.path, d.b]);
+}
+
+/** The recipe of one arm at one seed: preset ← report-wide overrides ← the arm's ← seed and evaluation size. */
+export function armRecipe(report: Report, arm: Arm, seed: number): Recipe {
+  const sets = [...report.common, ...arm.sets, `seed=${seed}`, `eval.heldOutSize=${report.heldOutSize}`];
+  return resolveRecipe({ preset: arm.preset, sets }).recipe;
+}
+
+/** Every run of the report, seed-major so that a seed's warm start is used by all its arms in a row. */
+export function planRuns(report: Report, runsRoot: string): PlannedRun[] {
+  const runs: PlannedRun[] = [];
+  for (const seed of report.seeds) {
+    for (const arm of report.arms) {
+      const recipe = armRecipe(report, arm, seed);
+      runs.push({
+        arm,
+        seed,
+        recipe,
+        dir: join(runsRoot, report.name, arm.name, String(seed)),
+        key: hash([recipeChanges(recipe), arm.kind ?? 'rl', arm.sftOnlySteps ?? 0]).slice(0, 16),
+        sftKey: sftKeyOf(recipe),
+      });
+    }
+  }
+  return runs;
+}
+
+export const sftCacheDir = (runsRoot: string, sftKey: string) => join(runsRoot, 'sft', sftKey);
+
+/** Why the report cannot run on this version (a field its arms set does not exist), or undefined. */
+export function unrunnableReason(report: Report): string | undefined {
+  try {
+    for (const arm of report.arms) armRecipe(report, arm, report.seeds[0] ?? 1);
+    return undefined;
+  } catch (error) {
+    return `${report.needs ?? 'its arms set recipe fields this version lacks'} (${(error as Error).message.split('\n')[0].replace(/\.$/, '')})`;
+  }
+}

@@ -1,0 +1,56 @@
+// What an experiment report declares, in code, before anything runs: the question, the claim it
+// tests and the paper the claim comes from, the arms (a preset plus recipe overrides each), the
+// seeds, the evaluation size and the budget it promises to keep. The runner (run-experiment.ts)
+// reads nothing else, so a report file is the whole protocol of its experiment.
+//
+// Follows the protocol of docs/experiments/README.md: paired arms (one SFT warm start per seed,
+// shared by every arm), at least 3 seeds, a final evaluation on at least 500 held-out problems,
+// and a verdict from the paired mean difference. Leaves out multi-process scheduling: the arms of
+// a report run one after another in one process.
+
+/** One arm: a recipe (a preset with `--set`-style overrides), trained by RL or, for a baseline, by more SFT. */
+export interface Arm {
+  /** Names the arm's directory (runs/experiments/NAME/<arm>/) and its line in the plots. */
+  name: string;
+  /** One line saying what the arm is, for the report. */
+  label: string;
+  preset: string;
+  sets: readonly string[];
+  /**
+   * 'rl' (default): the warm start, then the recipe's RL iterations. 'sft-only': the warm start,
+   * then `sftOnlySteps` more supervised steps on the same data stream, and no RL.
+   */
+  kind?: 'rl' | 'sft-only';
+  sftOnlySteps?: number;
+}
+
+/** A claim tested by one pair of arms: `arm` minus `against`, per seed, on final held-out success. */
+export interface Comparison {
+  arm: string;
+  against: string;
+  /** The sign the claim predicts for `arm − against`. */
+  direction: 'higher' | 'lower';
+  /** The claim in one sentence, with the paper named (and its arXiv id). */
+  claim: string;
+}
+
+export interface Report {
+  name: string;
+  question: string;
+  /** Claims tested, each by one paired comparison; the first is the report's headline. */
+  comparisons: readonly Comparison[];
+  arms: readonly Arm[];
+  seeds: readonly number[];
+  /** Recipe overrides applied to every arm before its own (iterations, evaluation sizes, …). */
+  common: readonly string[];
+  /** Held-out problems of every evaluation, the final one included (≥ 500). */
+  heldOutSize: number;
+  /** What the report promises to cost on a quiet 2-core machine: runs and total minutes. */
+  budget: { runs: number; minutes: number };
+  /** What the report adds beyond the held-out curves; 'groups' probes all-equal reward groups. */
+  probes?: readonly 'groups'[];
+  /** Listed in the fidelity table (false for the runner's own check). */
+  fidelity: boolean;
+  /** Why it cannot run yet, if it needs recipe fields this version lacks (checked by resolving its arms). */
+  needs?: string;
+}

@@ -1,0 +1,70 @@
+// Every declared report keeps the protocol: at least 3 seeds, a final evaluation on at least 500
+// held-out problems, a budget within 45 minutes that counts its runs, comparisons between arms it
+// has, and arms that either resolve to valid recipes or say what they wait for. Planning pairs the
+// arms of a seed on one warm start and keeps seeds apart.
+
+import { validateRecipe } from '@horizon/core';
+import { describe, expect, it } from 'vitest';
+import { armRecipe, planRuns, recipeChanges, unrunnableReason } from './plan.ts';
+import { REPORTS } from './reports/index.ts';
+
+describe.each(REPORTS.map((r) => [r.name, r] as const))('report %s', (_name, report) => {
+  it('declares ≥ 3 seeds, ≥ 500 held-out problems and a budget within 45 minutes', () => {
+    expect(new Set(report.seeds).size).toBeGreaterThanOrEqual(3);
+    expect(report.seeds.length).toBe(new Set(report.seeds).size);
+    expect(report.heldOutSize).toBeGreaterThanOrEqual(500);
+    expect(report.budget.minutes).toBeLessThanOrEqual(45);
+    expect(report.budget.runs).toBe(report.arms.length * report.seeds.length);
+  });
+
+  it('compares arms it declares, with distinct arm names', () => {
+    const names = report.arms.map((a) => a.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const c of report.comparisons) {
+      expect(names).toContain(c.arm);
+      expect(names).toContain(c.against);
+      expect(c.claim).toMatch(/\S/);
+    }
+  });
+
+  it('either plans paired runs or says what it needs', () => {
+    const reason = unrunnableReason(report);
+    if (reason) {
+      expect(report.needs).toBeDefined();
+      return;
+    }
+    const runs = planRuns(report, '/runs');
+    expect(runs).toHaveLength(report.budget.runs);
+    for (const seed of report.seeds) {
+      const ofSeed = runs.filter((r) => r.seed === seed);
+      expect(new Set(ofSeed.map((r) => r.sftKey)).size, `seed ${seed}: all arms share one warm start`).toBe(1);
+      for (const r of ofSeed) {
+        expect(r.recipe.seed).toBe(seed);
+        expect(r.recipe.eval.heldOutSize).toBe(report.heldOutSize);
+        expect(r.dir).toBe(`/runs/${report.name}/${r.arm.name}/${seed}`);
+      }
+    }
+    expect(new Set(runs.map((r) => r.sftKey)).size, 'seeds do not share a warm start').toBe(report.seeds.length);
+    expect(new Set(runs.map((r) => r.key)).size, 'every run has its own key').toBe(runs.length);
+  });
+});
+
+describe('planning', () => {
+  it('keys a run by what its recipe changes from the defaults, so fields added at their defaults keep it', () => {
+    expect(recipeChanges(validateRecipe({}))).toEqual([]);
+    const grpo = REPORTS.find((r) => r.name === 'rloo-vs-grpo');
+    if (!grpo) throw new Error('rloo-vs-grpo is declared');
+    const changes = new Map(recipeChanges(armRecipe(grpo, grpo.arms[2], 2)));
+    expect(changes.get('seed')).toBe(2);
+    expect(changes.get('rl.algorithm')).toBe('rloo');
+    expect(changes.get('rl.klPlacement')).toBe('loss');
+    expect(changes.get('eval.heldOutSize')).toBe(500);
+    expect(changes.has('rl.gamma')).toBe(false); // at its default
+  });
+
+  it('a report whose arms set a field this version lacks is not runnable, naming the field', () => {
+    const sao = REPORTS.find((r) => r.name === 'sao-lag');
+    expect(sao).toBeDefined();
+    if (sao) expect(unrunnableReason(sao) ?? 'runnable').toMatch(/rl\.rolloutLag|runnable/);
+  });
+});

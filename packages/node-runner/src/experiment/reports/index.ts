@@ -1,0 +1,13 @@
+// Every declared report, by name, in the order the fidelity table lists them.
+
+import type { Report } from '../report.ts';
+import { criticK } from './critic-k.ts';
+import { ppoGrpoRlooSft } from './ppo-grpo-rloo-sft.ts';
+import { rlooVsGrpo } from './rloo-vs-grpo.ts';
+import { runnerCheck } from './runner-check.ts';
+import { saoLag } from './sao-lag.ts';
+import { vcPpo } from './vc-ppo.ts';
+
+export const REPORTS: readonly Report[] = [ppoGrpoRlooSft, rlooVsGrpo, saoLag, criticK, vcPpo, runnerCheck];
+
+export const reportByName = (name: string): Report | undefined => REPORTS.find((r) => r.name === name);

@@ -1,0 +1,89 @@
+// Each finished run's figures, on disk: runs/experiments/NAME/<arm>/<seed>/result.json, written
+// once, atomically (a temp file renamed over), as the run's last act. A run is "done" exactly when
+// its result.json exists and carries the planned key; a directory without one is a run stopped
+// midway, which the runner clears and restarts from the cached warm start (restarts cleanly, it
+// does not resume mid-run: a run is a few minutes, and restarting keeps it bit-identical to one
+// uninterrupted run without carrying a checkpoint per arm). A result with another key was made by
+// an older declaration of the report and is run again.
+
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** One evaluation point of a run. */
+export interface CurvePoint {
+  /** RL iterations done (for an SFT-only arm: its evaluation index placed on the RL arms' axis). */
+  iteration: number;
+  /** Action tokens sampled by rollouts so far (0 for SFT-only). */
+  sampledTokens: number;
+  /** Extra SFT steps done (SFT-only arms). */
+  sftSteps?: number;
+  heldOut: number;
+  ood: number;
+  /** Seconds since the warm start ended. */
+  seconds: number;
+}
+
+/** All-equal reward groups in the batch an iteration trains on (the 'groups' probe). */
+export interface GroupProbe {
+  iteration: number;
+  /** Fraction of prompt groups whose task rewards are all equal. */
+  flatFraction: number;
+  /** Share of the batch's Σ|advantage| over action tokens that falls in those groups. */
+  flatAdvantageShare: number;
+  /** Mean |advantage| per action token in flat groups, and in the others. */
+  flatMeanAbsAdvantage: number;
+  otherMeanAbsAdvantage: number;
+}
+
+export interface RunResult {
+  key: string;
+  report: string;
+  arm: string;
+  seed: number;
+  curve: CurvePoint[];
+  /** The last evaluation (after the last iteration or SFT step). */
+  final: { heldOut: number; ood: number };
+  /** Wall seconds after the warm start. */
+  seconds: number;
+  sampledTokens: number;
+  groups?: GroupProbe[];
+}
+
+export type RunState = 'done' | 'stale' | 'partial' | 'missing';
+
+export const RESULT_FILE = 'result.json';
+
+export async function readResult(dir: string): Promise<RunResult | undefined> {
+  try {
+    return JSON.parse(await readFile(join(dir, RESULT_FILE), 'utf8')) as RunResult;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Where a planned run stands. */
+export async function runState(dir: string, key: string): Promise<RunState> {
+  const result = await readResult(dir);
+  if (result) return result.key === key ? 'done' : 'stale';
+  try {
+    await stat(dir);
+    return 'partial';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw error;
+  }
+}
+
+/** Empties a run's directory before it (re)starts. */
+export async function clearRun(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+}
+
+/** Writes result.json so that a crash leaves either no result or the whole one. */
+export async function writeResult(dir: string, result: RunResult): Promise<void> {
+  const temp = join(dir, `${RESULT_FILE}.tmp`);
+  await writeFile(temp, `${JSON.stringify(result)}\n`);
+  await rename(temp, join(dir, RESULT_FILE));
+}

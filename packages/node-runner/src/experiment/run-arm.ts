@@ -1,0 +1,127 @@
+// One (arm, seed) of an experiment: restore the seed's warm start, train the arm, evaluate it
+// along the way and at the end, and write result.json last. RL arms run the trainer exactly as
+// `horizon train` would after SFT (same recipe, same seeds), logging metrics.jsonl beside the
+// result; SFT-only arms keep training the warm start's objective for `sftOnlySteps` more steps,
+// evaluated at as many points as the RL arms are (tools/experiments/sft-baseline.ts did this by
+// wall time; a step count keeps the arm deterministic and its cost declared).
+
+import { join } from 'node:path';
+import { type Checkpoint, type MetricName, type Phase, Trainer } from '@horizon/core';
+import type { Gpu } from '@horizon/kernels';
+import { FileMetricsLogger } from '../run/metrics-file.ts';
+import { probeGroups } from './group-probe.ts';
+import type { PlannedRun } from './plan.ts';
+import type { Report } from './report.ts';
+import { type CurvePoint, clearRun, type GroupProbe, type RunResult, writeResult } from './results.ts';
+
+/** Evaluation points of a run after the warm start's own: the RL arms' eval.interval, at least one. */
+export function evaluationCount(run: PlannedRun): number {
+  const { iterations } = run.recipe.rl;
+  const interval = run.recipe.eval.interval;
+  return interval > 0 ? Math.ceil(iterations / interval) : 1;
+}
+
+export async function runArm(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint): Promise<RunResult> {
+  await clearRun(run.dir);
+  return run.arm.kind === 'sft-only' ? runSftOnly(gpu, report, run, warm) : runRl(gpu, report, run, warm);
+}
+
+async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint): Promise<RunResult> {
+  const { recipe } = run;
+  const trainer = new Trainer(gpu, recipe);
+  const log = await FileMetricsLogger.create(join(run.dir, 'metrics.jsonl'), recipe);
+  const curve: CurvePoint[] = [];
+  const groups: GroupProbe[] = [];
+  const rolloutsPerIteration = recipe.rl.promptsPerIteration * recipe.rl.groupSize;
+  let sampledTokens = 0;
+  const started = performance.now();
+  try {
+    trainer.restore(warm);
+    await trainer.run({
+      onMetrics: async (phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>, at) => {
+        await log.log({ phase, step, global_step: at.globalStep, time_s: at.seconds, metrics });
+        if (phase === 'rl') sampledTokens += (metrics['rollout/response_length'] ?? 0) * rolloutsPerIteration;
+        if (phase !== 'eval') return;
+        curve.push({
+          iteration: step,
+          sampledTokens,
+          heldOut: metrics['eval/held_out_success'] ?? Number.NaN,
+          ood: metrics['eval/ood_success'] ?? Number.NaN,
+          seconds: (performance.now() - started) / 1000,
+        });
+        // The batch the next iteration trains on, sampled and scored with the same seeds; nothing is updated.
+        if (report.probes?.includes('groups') && step < recipe.rl.iterations) {
+          const batch = await trainer.sampleBatch();
+          groups.push(probeGroups({ ...batch.rows, advantages: batch.advantages }, step));
+        }
+      },
+    });
+  } finally {
+    await log.close();
+    trainer.dispose();
+  }
+  return finish(run, report, curve, sampledTokens, started, groups.length > 0 ? groups : undefined);
+}
+
+async function runSftOnly(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint): Promise<RunResult> {
+  const extra = run.arm.sftOnlySteps ?? 0;
+  if (!(extra > 0)) throw new RangeError(`arm ${run.arm.name} is SFT-only but declares no sftOnlySteps`);
+  const warmSteps = run.recipe.sft.steps;
+  const recipe = { ...run.recipe, sft: { ...run.recipe.sft, steps: warmSteps + extra } };
+  const trainer = new Trainer(gpu, recipe);
+  const points = evaluationCount(run);
+  const every = extra / points;
+  const interval = run.recipe.rl.iterations / points;
+  const curve: CurvePoint[] = [];
+  const started = performance.now();
+  const evaluate = async (k: number) => {
+    const result = await trainer.evaluateAll({}, trainer.sftStep);
+    curve.push({
+      iteration: Math.round(k * interval),
+      sampledTokens: 0,
+      sftSteps: trainer.sftStep - warmSteps,
+      heldOut: result.heldOut,
+      ood: result.ood,
+      seconds: (performance.now() - started) / 1000,
+    });
+  };
+  try {
+    trainer.restore(warm);
+    await evaluate(0);
+    let next = 1;
+    await trainer.run({
+      onMetrics: async (phase, step) => {
+        if (phase === 'sft' && step - warmSteps >= Math.round(next * every)) await evaluate(next++);
+      },
+      shouldStop: () => trainer.sftStep >= warmSteps + extra,
+    });
+  } finally {
+    trainer.dispose();
+  }
+  return finish(run, report, curve, 0, started, undefined);
+}
+
+async function finish(
+  run: PlannedRun,
+  report: Report,
+  curve: CurvePoint[],
+  sampledTokens: number,
+  started: number,
+  groups: GroupProbe[] | undefined,
+): Promise<RunResult> {
+  const last = curve.at(-1);
+  if (!last) throw new RangeError(`run ${run.arm.name}/${run.seed} ended without an evaluation`);
+  const result: RunResult = {
+    key: run.key,
+    report: report.name,
+    arm: run.arm.name,
+    seed: run.seed,
+    curve,
+    final: { heldOut: last.heldOut, ood: last.ood },
+    seconds: (performance.now() - started) / 1000,
+    sampledTokens,
+    ...(groups ? { groups } : {}),
+  };
+  await writeResult(run.dir, result);
+  return result;
+}

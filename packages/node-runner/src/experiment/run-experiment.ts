@@ -1,0 +1,197 @@
+// `horizon experiment NAME` from start to finish: plan the report's runs, skip the finished ones,
+// time a pilot and refuse to go over budget, run what is left seed by seed (each seed's warm start
+// trained once and shared by its arms), and after every run rewrite the report's page, its plot and
+// the fidelity table. Each finished run's result is also copied to docs/experiments/data/<name>/,
+// so the page can be regenerated from a clone without the runs (`--report-only`).
+
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { InputError, loadCheckpoint } from '@horizon/core';
+import type { Gpu } from '@horizon/kernels';
+import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
+import { budgetRefusal, estimate } from './budget.ts';
+import { type FidelityRow, fidelityMarkdown } from './fidelity.ts';
+import { compare, reportMarkdown } from './markdown.ts';
+import { pilot } from './pilot.ts';
+import { type PlannedRun, planRuns, sftCacheDir, unrunnableReason } from './plan.ts';
+import type { Report } from './report.ts';
+import { REPORTS } from './reports/index.ts';
+import { RESULT_FILE, type RunResult, readResult, runState } from './results.ts';
+import { runArm } from './run-arm.ts';
+import { plotSvg } from './svg.ts';
+import { warmStart } from './warm-start.ts';
+
+export interface ExperimentOptions {
+  report: Report;
+  /** runs/experiments: runs and cached warm starts. */
+  runsRoot: string;
+  /** docs/experiments: pages, plots, the fidelity table, the results' copies. */
+  docsDir: string;
+  budgetMinutes?: number;
+  dryRun?: boolean;
+  reportOnly?: boolean;
+  /** The command line that runs the report, for its page. */
+  command: string;
+  acquireGpu(): Promise<Gpu>;
+  out(line: string): void;
+}
+
+const dataDir = (docsDir: string, report: Report, run: PlannedRun) => join(docsDir, 'data', report.name, run.arm.name);
+
+/** A run's result, from the runs directory or else the docs copy, if it matches the planned key. */
+async function storedResult(docsDir: string, report: Report, run: PlannedRun): Promise<RunResult | undefined> {
+  const fromRun = await readResult(run.dir);
+  if (fromRun?.key === run.key) return fromRun;
+  const copy = await readResult(join(dataDir(docsDir, report, run), String(run.seed))).catch(() => undefined);
+  return copy?.key === run.key ? copy : undefined;
+}
+
+async function copyResult(docsDir: string, report: Report, run: PlannedRun): Promise<void> {
+  const dir = join(dataDir(docsDir, report, run), String(run.seed));
+  await mkdir(dir, { recursive: true });
+  await copyFile(join(run.dir, RESULT_FILE), join(dir, RESULT_FILE));
+}
+
+export async function runExperiment(options: ExperimentOptions): Promise<number> {
+  const { report, runsRoot, docsDir, out } = options;
+  const say = (line: string) => out(`horizon experiment ${report.name}: ${line}`);
+  const blocked = unrunnableReason(report);
+  if (blocked && !options.reportOnly) throw new InputError('run', `report ${report.name} cannot run on this version: ${blocked}.`);
+  const runs = blocked ? [] : planRuns(report, runsRoot);
+  if (runs.length !== report.budget.runs && !blocked)
+    throw new InputError('run', `report ${report.name} declares ${report.budget.runs} runs but its arms × seeds make ${runs.length}; fix its budget.`);
+
+  const states = await Promise.all(runs.map((run) => runState(run.dir, run.key)));
+  const pending = runs.filter((_, i) => states[i] !== 'done');
+  const warmNeeded = new Map<string, PlannedRun>();
+  for (const run of pending) if (!warmNeeded.has(run.sftKey)) warmNeeded.set(run.sftKey, run);
+  const uncached: PlannedRun[] = [];
+  for (const run of warmNeeded.values()) if ((await new DirectoryCheckpointStore(sftCacheDir(runsRoot, run.sftKey)).list()).length === 0) uncached.push(run);
+
+  if (options.dryRun || options.reportOnly) {
+    out(`report ${report.name}: ${report.arms.length} arms × ${report.seeds.length} seeds = ${runs.length} runs; declared budget ${report.budget.minutes} min`);
+    for (const [i, run] of runs.entries()) out(`  ${run.arm.name.padEnd(14)} seed ${run.seed}  ${states[i]}  ${run.dir}`);
+    for (const run of uncached)
+      out(`  warm start for seed ${run.seed} (${run.recipe.sft.steps} SFT steps): to train, cached in ${sftCacheDir(runsRoot, run.sftKey)}`);
+    if (options.dryRun) {
+      out(`pending: ${pending.length} runs, ${uncached.length} warm starts; a pilot times them before anything runs`);
+      return 0;
+    }
+    await writeDocs(options, runs);
+    say(`page and fidelity table rewritten from the stored results`);
+    return 0;
+  }
+  if (pending.length === 0) {
+    say(`all ${runs.length} runs are done; rewriting the page from their results`);
+    for (const run of runs) await copyResult(docsDir, report, run);
+    await writeDocs(options, runs);
+    return 0;
+  }
+
+  const gpu = await options.acquireGpu();
+  try {
+    const firstWarm = new DirectoryCheckpointStore(sftCacheDir(runsRoot, pending[0].sftKey));
+    const cachedWarm = (await firstWarm.list()).length > 0 ? await loadCheckpoint(firstWarm) : undefined;
+    const from = cachedWarm ? 'the cached warm start' : 'fresh weights: the estimate errs long';
+    say(
+      `${runs.length - pending.length} of ${runs.length} runs already done; timing a pilot of ${new Set(pending.map((r) => r.arm.name)).size} arms from ${from}`,
+    );
+    const timings = await pilot(gpu, pending, cachedWarm);
+    const cost = estimate(pending, uncached, timings, report.probes?.includes('groups') ?? false);
+    for (const line of cost.lines) out(`  ${line}`);
+    const refusal = budgetRefusal(cost.minutes, report.budget.minutes, options.budgetMinutes);
+    if (refusal) throw new InputError('run', refusal);
+    say(
+      `estimated ${cost.minutes.toFixed(1)} min for ${pending.length} runs (declared budget ${report.budget.minutes} min${options.budgetMinutes !== undefined ? `, --budget ${options.budgetMinutes}` : ''})`,
+    );
+
+    for (const [i, run] of runs.entries()) {
+      if (states[i] === 'done') {
+        await copyResult(docsDir, report, run);
+        continue;
+      }
+      if (states[i] !== 'missing')
+        say(
+          `${run.arm.name} seed ${run.seed}: ${states[i] === 'stale' ? 'its result is from an older declaration' : 'stopped midway earlier'}; restarting it from the warm start`,
+        );
+      const warm = await warmStart(gpu, run.recipe, sftCacheDir(runsRoot, run.sftKey), say);
+      const result = await runArm(gpu, report, run, warm);
+      await copyResult(docsDir, report, run);
+      say(
+        `${run.arm.name} seed ${run.seed}: held-out ${(100 * (result.curve[0]?.heldOut ?? Number.NaN)).toFixed(1)}% → ${(100 * result.final.heldOut).toFixed(1)}% in ${result.seconds.toFixed(0)} s`,
+      );
+      await writeDocs(options, runs);
+    }
+  } finally {
+    gpu.destroyDevice();
+  }
+  await writeDocs(options, runs);
+  say(`done; wrote ${join(docsDir, `${report.name}.md`)} and ${join(docsDir, 'README.md')}`);
+  return 0;
+}
+
+/** Results of a report's planned runs that exist, by arm (in seed order). */
+async function collect(docsDir: string, report: Report, runs: readonly PlannedRun[]): Promise<Map<string, RunResult[]>> {
+  const results = new Map<string, RunResult[]>(report.arms.map((a) => [a.name, []]));
+  for (const run of runs) {
+    const result = await storedResult(docsDir, report, run);
+    if (result) results.get(run.arm.name)?.push(result);
+  }
+  return results;
+}
+
+/** Rewrites the report's page and plot (if it has results) and the fidelity table. */
+async function writeDocs(options: ExperimentOptions, runs: readonly PlannedRun[]): Promise<void> {
+  const { report, docsDir } = options;
+  await mkdir(docsDir, { recursive: true });
+  const results = await collect(docsDir, report, runs);
+  const finished = [...results.values()].reduce((a, r) => a + r.length, 0);
+  if (finished > 0) {
+    const svgFile = `${report.name}.svg`;
+    await writeFile(
+      join(docsDir, svgFile),
+      plotSvg(
+        report.name,
+        report.arms.map((arm) => ({ name: arm.name, runs: results.get(arm.name) ?? [] })),
+      ),
+    );
+    const first = runs[0];
+    await writeFile(
+      join(docsDir, `${report.name}.md`),
+      reportMarkdown({
+        report,
+        results,
+        planned: runs.length,
+        finished,
+        svgFile,
+        commands: [
+          `${options.command}    # runs what is missing (finished runs are skipped), then writes this page`,
+          `pnpm horizon experiment ${report.name} --report-only    # rewrites this page from docs/experiments/data/${report.name}/`,
+        ],
+        armSets: new Map(report.arms.map((arm) => [arm.name, [...report.common, ...arm.sets]])),
+        iterations: first?.recipe.rl.iterations ?? 0,
+        warmStartSteps: first?.recipe.sft.steps ?? 0,
+      }),
+    );
+  }
+  await writeFile(join(docsDir, 'README.md'), fidelityMarkdown(await fidelityRows(options)));
+}
+
+async function fidelityRows(options: ExperimentOptions): Promise<FidelityRow[]> {
+  const rows: FidelityRow[] = [];
+  const pages = new Set(await readdir(options.docsDir).catch(() => [] as string[]));
+  for (const report of REPORTS) {
+    if (!report.fidelity) continue;
+    const hasPage = pages.has(`${report.name}.md`);
+    const unrunnable = unrunnableReason(report);
+    if (unrunnable) {
+      rows.push({ report, unrunnable, planned: 0, finished: 0, hasPage });
+      continue;
+    }
+    const runs = planRuns(report, options.runsRoot);
+    const results = await collect(options.docsDir, report, runs);
+    const finished = [...results.values()].reduce((a, r) => a + r.length, 0);
+    rows.push({ report, outcomes: compare(report, results), planned: runs.length, finished, hasPage });
+  }
+  return rows;
+}
