@@ -7,19 +7,12 @@
 
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
-import { createTask } from '../envs/tasks.ts';
-import { Generator } from '../model/generate.ts';
 import { Gpt } from '../model/gpt.ts';
-import { AdamW } from '../model/optimizer.ts';
-import { modelConfigs } from '../recipe/checks.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
 import type { Recipe } from '../recipe/schema.ts';
-import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
-import { GpuSampler } from '../train/gpu-sampler.ts';
-import { collectAndScore, type RlContext, rlIteration } from '../train/rl-iteration.ts';
-import { Scorer } from '../train/scoring.ts';
+import { collectAndScore, rlIteration } from '../train/rl-iteration.ts';
 import { Teachers, type TeacherWeights } from '../train/teachers.ts';
-import { UpdateSteps } from '../train/update-steps.ts';
+import { TEST_POLICY_SEED, testRlContext } from '../train/testing/rl-context.ts';
 import type { LossTerm } from './algorithm.ts';
 import { declaredModels } from './declared-models.ts';
 import { distill } from './distill.ts';
@@ -43,38 +36,15 @@ function distillRecipe(sets: string[] = []): Recipe {
 /** A distillation context: a random student; teacher k's weights from `teacherSeeds[k]` (the student's own seed = identical). */
 async function context(recipe: Recipe, teacherSeeds: number[]) {
   const gpu = await testGpu();
-  const task = createTask(recipe.task, recipe.eval);
-  const tokenizer = new CharTokenizer(task.vocabulary);
-  const config = modelConfigs(recipe, tokenizer.vocabSize).policy;
-  const STUDENT_SEED = 1;
-  const policy = Gpt.init(gpu, config, STUDENT_SEED, 'policy');
-  const reference = Gpt.fromWeights(gpu, config, await policy.readParameters(), 'reference');
+  const { ctx, policy, config } = await testRlContext(recipe, distill);
   const weights: TeacherWeights[] = [];
   for (const [k, seed] of teacherSeeds.entries()) {
     const teacher = Gpt.init(gpu, config, seed, 'scratch');
     weights.push({ run: `runs/t${k}`, step: 0, task: recipe.task, config, params: await teacher.readParameters() });
     teacher.destroy();
   }
-  const teachers = new Teachers(gpu, recipe, task, weights);
-  const ctx: RlContext = {
-    recipe,
-    task,
-    codec: tokenizer,
-    algorithm: distill,
-    models: {
-      byName: new Map([
-        ['policy', policy],
-        ['reference', reference],
-      ]) as RlContext['models']['byName'],
-      optimizers: new Map([['policy', new AdamW(policy)]]),
-    },
-    sampler: new GpuSampler(new Generator(policy), tokenizer, { temperature: recipe.rl.temperature, topK: 0 }, 1),
-    scorer: new Scorer(gpu),
-    updates: new UpdateSteps(gpu),
-    limits: { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns },
-    teachers,
-  };
-  return { ctx, teachers, policy, STUDENT_SEED };
+  const teachers = new Teachers(gpu, recipe, ctx.task, weights);
+  return { ctx: { ...ctx, teachers }, teachers, policy, STUDENT_SEED: TEST_POLICY_SEED };
 }
 
 describe('on-policy distillation', () => {

@@ -3,21 +3,13 @@
 // logs no NaN, and truncated importance sampling reports its weights. On the GPU (SwiftShader in
 // CI), with the real GRPO method and a tiny untrained policy.
 
-import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import type { Environment } from '../envs/environment.ts';
-import { createTask, type Task } from '../envs/tasks.ts';
-import { Generator } from '../model/generate.ts';
-import { Gpt } from '../model/gpt.ts';
-import { AdamW } from '../model/optimizer.ts';
-import { modelConfigs } from '../recipe/checks.ts';
+import type { Task } from '../envs/tasks.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
-import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
-import { GpuSampler } from './gpu-sampler.ts';
 import { type RlContext, rlIteration } from './rl-iteration.ts';
-import { Scorer } from './scoring.ts';
-import { UpdateSteps } from './update-steps.ts';
+import { testRlContext } from './testing/rl-context.ts';
 
 /** The task, except that the environments of the episodes `fails(k)` picks (k counts createEnv calls) throw in step. */
 function flakyTask(task: Task, fails: (k: number) => boolean): Task {
@@ -43,33 +35,11 @@ function flakyTask(task: Task, fails: (k: number) => boolean): Task {
 }
 
 async function context(sets: string[], fails: (k: number) => boolean): Promise<RlContext> {
-  const gpu = await testGpu();
   const recipe = resolveRecipe({
     preset: 'tiny',
     sets: ['rl.algorithm=grpo', 'rl.promptsPerIteration=3', 'rl.groupSize=2', 'rl.epochs=1', 'rl.minibatches=2', ...sets],
   }).recipe;
-  const base = createTask(recipe.task, recipe.eval);
-  const tokenizer = new CharTokenizer(base.vocabulary);
-  const config = modelConfigs(recipe, tokenizer.vocabSize).policy;
-  const policy = Gpt.init(gpu, config, 1, 'policy');
-  const reference = Gpt.fromWeights(gpu, config, await policy.readParameters(), 'reference');
-  return {
-    recipe,
-    task: flakyTask(base, fails),
-    codec: tokenizer,
-    algorithm: ALGORITHM_BY_NAME.grpo,
-    models: {
-      byName: new Map([
-        ['policy', policy],
-        ['reference', reference],
-      ]) as RlContext['models']['byName'],
-      optimizers: new Map([['policy', new AdamW(policy)]]),
-    },
-    sampler: new GpuSampler(new Generator(policy), tokenizer, { temperature: 1, topK: 0 }, 1),
-    scorer: new Scorer(gpu),
-    updates: new UpdateSteps(gpu),
-    limits: { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns },
-  };
+  return (await testRlContext(recipe, ALGORITHM_BY_NAME.grpo, { task: (base) => flakyTask(base, fails) })).ctx;
 }
 
 describe('rlIteration trains only valid rollouts', () => {

@@ -2,20 +2,11 @@
 // and loss terms it declares) runs through rlIteration, which trains exactly what it asks for, when
 // it asks for it, and logs its metrics. On the GPU (SwiftShader in CI), with a tiny untrained policy.
 
-import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
 import { type Algorithm, type LossTerm, maskedStats, POLICY, REFERENCE } from '../algorithms/algorithm.ts';
-import { createTask } from '../envs/tasks.ts';
-import { Generator } from '../model/generate.ts';
-import { Gpt } from '../model/gpt.ts';
-import { AdamW } from '../model/optimizer.ts';
-import { modelConfigs } from '../recipe/checks.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
-import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
-import { GpuSampler } from './gpu-sampler.ts';
 import { type RlContext, rlIteration } from './rl-iteration.ts';
-import { Scorer } from './scoring.ts';
-import { UpdateSteps } from './update-steps.ts';
+import { testRlContext } from './testing/rl-context.ts';
 
 const TOY_LR = 5e-3;
 
@@ -38,34 +29,11 @@ function toyMethod(terms: readonly LossTerm[], calls: number[]): Algorithm {
 }
 
 async function context(algorithm: Algorithm): Promise<RlContext> {
-  const gpu = await testGpu();
   const recipe = resolveRecipe({
     preset: 'tiny',
     sets: ['rl.algorithm=rloo', 'rl.promptsPerIteration=4', 'rl.groupSize=2', 'rl.epochs=2', 'rl.minibatches=2'],
   }).recipe;
-  const task = createTask(recipe.task, recipe.eval);
-  const tokenizer = new CharTokenizer(task.vocabulary);
-  const config = modelConfigs(recipe, tokenizer.vocabSize).policy;
-  const policy = Gpt.init(gpu, config, 1, 'policy');
-  const reference = Gpt.fromWeights(gpu, config, await policy.readParameters(), 'reference');
-  const limits = { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns };
-  return {
-    recipe,
-    task,
-    codec: tokenizer,
-    algorithm,
-    models: {
-      byName: new Map([
-        ['policy', policy],
-        ['reference', reference],
-      ]) as RlContext['models']['byName'],
-      optimizers: new Map([['policy', new AdamW(policy)]]),
-    },
-    sampler: new GpuSampler(new Generator(policy), tokenizer, { temperature: 1, topK: 0 }, 1),
-    scorer: new Scorer(gpu),
-    updates: new UpdateSteps(gpu),
-    limits,
-  };
+  return (await testRlContext(recipe, algorithm)).ctx;
 }
 
 describe('rlIteration runs a method it has never heard of', () => {

@@ -4,25 +4,18 @@
 // optimizer steps of the policy, so two minibatches are two updates. The current weights are back in
 // place after sampling. On the GPU (SwiftShader in CI), with a tiny untrained policy.
 
-import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
+import type { Algorithm } from '../algorithms/algorithm.ts';
 import { maskedStats } from '../algorithms/algorithm.ts';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
-import { createTask } from '../envs/tasks.ts';
-import { Generator } from '../model/generate.ts';
 import { Gpt } from '../model/gpt.ts';
-import { AdamW } from '../model/optimizer.ts';
-import { modelConfigs } from '../recipe/checks.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
-import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
-import { GpuSampler } from './gpu-sampler.ts';
 import { PolicyHistory } from './policy-history.ts';
 import { collectAndScore, type RlContext, rlIteration } from './rl-iteration.ts';
-import { Scorer } from './scoring.ts';
-import { UpdateSteps } from './update-steps.ts';
+import type { Scorer } from './scoring.ts';
+import { testRlContext } from './testing/rl-context.ts';
 
 async function context(lag: number, minibatches: number): Promise<RlContext & { history: PolicyHistory }> {
-  const gpu = await testGpu();
   const recipe = resolveRecipe({
     preset: 'add-grpo',
     sets: [
@@ -35,33 +28,13 @@ async function context(lag: number, minibatches: number): Promise<RlContext & { 
       'rl.policyLr=3e-2',
     ],
   }).recipe;
-  const task = createTask(recipe.task, recipe.eval);
-  const tokenizer = new CharTokenizer(task.vocabulary);
-  const config = modelConfigs(recipe, tokenizer.vocabSize).policy;
-  const policy = Gpt.init(gpu, config, 1, 'policy');
-  const reference = Gpt.fromWeights(gpu, config, await policy.readParameters(), 'reference');
-  return {
-    recipe,
-    task,
-    codec: tokenizer,
-    // An untrained policy earns no reward, so GRPO's advantages would be 0: every action token gets +1.
-    algorithm: {
-      ...ALGORITHM_BY_NAME.grpo,
-      advantages: async ({ rows }) => ({ advantages: Float32Array.from(rows.actionMask), returns: new Float32Array(rows.B * rows.T), metrics: {} }),
-    },
-    models: {
-      byName: new Map([
-        ['policy', policy],
-        ['reference', reference],
-      ]) as RlContext['models']['byName'],
-      optimizers: new Map([['policy', new AdamW(policy)]]),
-    },
-    sampler: new GpuSampler(new Generator(policy), tokenizer, { temperature: 1, topK: 0 }, 1),
-    scorer: new Scorer(gpu),
-    updates: new UpdateSteps(gpu),
-    limits: { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns },
-    history: new PolicyHistory(policy, lag),
+  // An untrained policy earns no reward, so GRPO's advantages would be 0: every action token gets +1.
+  const algorithm: Algorithm = {
+    ...ALGORITHM_BY_NAME.grpo,
+    advantages: async ({ rows }) => ({ advantages: Float32Array.from(rows.actionMask), returns: new Float32Array(rows.B * rows.T), metrics: {} }),
   };
+  const { ctx, policy } = await testRlContext(recipe, algorithm);
+  return { ...ctx, history: new PolicyHistory(policy, lag) };
 }
 
 /** Largest |a − b| over action tokens. */
