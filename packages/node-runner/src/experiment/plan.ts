@@ -7,7 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { type Recipe, recipeDifferences, resolveRecipe, validateRecipe } from '@horizon/core';
+import { methodsReading, type Recipe, recipeDifferences, resolveRecipe, validateRecipe } from '@horizon/core';
 import type { Arm, Report } from './report.ts';
 
 export interface PlannedRun {
@@ -33,12 +33,15 @@ const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(valu
 const DEFAULTS = validateRecipe({});
 
 /**
- * The recipe as the fields it changes from the schema defaults, in schema order. A field added to
- * the schema later, at a default that changes nothing, leaves this (and so a run's key) as it was:
- * finished runs stay finished when the recipe grows.
+ * The recipe as the fields it changes from the schema defaults, in schema order, leaving out fields
+ * its method does not read (recipe/method-fields.ts). A field added to the schema later, at a default
+ * that changes nothing, leaves this (and so a run's key) as it was, and so does a preset that stops
+ * setting a field its method never read: finished runs stay finished when the recipe grows.
  */
 export function recipeChanges(recipe: Recipe): [string, unknown][] {
-  return recipeDifferences(DEFAULTS, recipe).map((d) => [d.path, d.b]);
+  return recipeDifferences(DEFAULTS, recipe)
+    .filter((d) => methodsReading(d.path)?.includes(recipe.rl.algorithm) ?? true)
+    .map((d) => [d.path, d.b]);
 }
 
 /** The recipe of one arm at one seed: preset ← report-wide overrides ← the arm's ← seed and evaluation size. */

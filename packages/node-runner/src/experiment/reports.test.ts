@@ -62,6 +62,15 @@ describe('planning', () => {
     expect(changes.has('rl.gamma')).toBe(false); // at its default
   });
 
+  it('leaves out fields the method does not read, so a preset dropping one keeps its runs finished', () => {
+    const grpo = validateRecipe({ rl: { algorithm: 'grpo', groupSize: 4 } });
+    const withUnread = validateRecipe({ rl: { algorithm: 'grpo', groupSize: 4, criticWarmupSteps: 0, criticLr: 0.5 } });
+    expect(recipeChanges(withUnread)).toEqual(recipeChanges(grpo));
+    // The same fields under a method that reads them are part of the key.
+    const ppo = new Map(recipeChanges(validateRecipe({ rl: { criticWarmupSteps: 0 } })));
+    expect(ppo.get('rl.criticWarmupSteps')).toBe(0);
+  });
+
   it('a report whose arms set a field this version lacks is not runnable, naming the field', () => {
     const sao = REPORTS.find((r) => r.name === 'sao-lag');
     expect(sao).toBeDefined();
