@@ -60,9 +60,8 @@ export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
   }
   lines.push(
     '',
-    'Not declared yet: **vc-ppo** (VC-PPO against plain PPO: the recipe fields of value pretraining and',
-    'length-adaptive λ are not settled) and **multi-teacher-opd** (a student distilled from two experts:',
-    'its arms need the expert runs trained first, which a report of recipe overrides cannot state).',
+    'Not declared yet: **multi-teacher-opd** (a student distilled from two experts: its arms need the',
+    'expert runs trained first, which a report of recipe overrides cannot state yet).',
     '',
   );
   return lines.join('\n');
