@@ -152,7 +152,7 @@ describe('horizon train: the run lifecycle', () => {
     signalGroup(child, 'SIGINT');
     signalGroup(child, 'SIGCONT');
     const stopped = await done;
-    expect(stopped.code).toBe(130);
+    expect(stopped.code, `signal ${stopped.signal}; stderr: ${stopped.stderr}`).toBe(130);
     expect(stopped.stderr).toMatch(/SIGINT again: stopped at once; the newest checkpoint is .*step-\d+ .*; rows logged after it are dropped on resume/);
     expect(existsSync(join(dir, 'lock'))).toBe(false);
     const resumed = horizon(['--resume', dir]);

@@ -154,6 +154,9 @@ export const train: Command = {
           for (const bar of Object.values(bars)) bar?.stop();
           say(`${signal} again: stopped at once; ${keptLine()}; rows logged after it are dropped on resume; ${continueLine()}`);
           lock?.release();
+          // Exiting with GPU work in flight crashed Dawn's native teardown (SIGSEGV, no exit code;
+          // seen 1 run in 4 when the second signal came mid-step): the device goes first.
+          gpu?.destroyDevice();
           process.exit(SIGNAL_EXIT[signal]);
         },
       );
