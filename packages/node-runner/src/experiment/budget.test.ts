@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { budgetRefusal, estimate, type PilotTimings } from './budget.ts';
 import { planRuns } from './plan.ts';
+import { multiTeacherOpd } from './reports/multi-teacher-opd.ts';
 import { ppoGrpoRlooSft } from './reports/ppo-grpo-rloo-sft.ts';
 
 const runs = planRuns(ppoGrpoRlooSft, '/nowhere');
@@ -34,6 +35,13 @@ describe('estimate', () => {
   it('adds half an iteration per evaluation for the group probe', () => {
     const grpo = runs.filter((r) => r.arm.name === 'grpo' && r.seed === 1);
     expect((estimate(grpo, [], timings, true).minutes - estimate(grpo, [], timings, false).minutes) * 60).toBeCloseTo(7 * 0.5, 9);
+  });
+
+  it('prices an expert-sft arm at the distilled arm’s optimizer steps', () => {
+    const [sft] = planRuns(multiTeacherOpd, '/nowhere').filter((r) => r.arm.kind === 'expert-sft');
+    // 40 iterations × 4 epochs × 2 minibatches = 320 supervised steps; eval every 10: 5 evaluations.
+    const e = estimate([sft], [], { sftStepSeconds: 0.1, arms: { 'expert-sft': { iterationSeconds: 0, evalSeconds: 2 } } }, false);
+    expect(e.minutes * 60).toBeCloseTo(320 * 0.1 + 5 * 2, 9);
   });
 
   it('refuses an arm the pilot did not time', () => {

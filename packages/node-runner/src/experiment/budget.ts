@@ -35,13 +35,23 @@ export function estimate(pending: readonly PlannedRun[], uncachedWarmStarts: rea
     if (!arm) throw new RangeError(`the pilot did not time arm ${run.arm.name}`);
     const evals = evaluationCount(run) + 1;
     const s =
-      run.arm.kind === 'sft-only'
-        ? (run.arm.sftOnlySteps ?? 0) * timings.sftStepSeconds + evals * arm.evalSeconds
+      run.arm.kind === 'sft-only' || run.arm.kind === 'expert-sft'
+        ? supervisedSteps(run) * timings.sftStepSeconds + evals * arm.evalSeconds
         : run.recipe.rl.iterations * arm.iterationSeconds + evals * arm.evalSeconds + (probes ? evals * PROBE_FRACTION * arm.iterationSeconds : 0);
     lines.push(`${run.arm.name} seed ${run.seed} ≈ ${s.toFixed(0)} s`);
     seconds += s;
   }
   return { minutes: seconds / 60, lines };
+}
+
+/**
+ * Optimizer steps of an arm that trains by supervised steps only: an SFT-only arm's declared count;
+ * an expert-sft arm's are the RL arms' (iterations × epochs × minibatches). The teachers' sampling
+ * before each iteration is not timed, so an expert-sft estimate errs short by it.
+ */
+export function supervisedSteps(run: PlannedRun): number {
+  if (run.arm.kind === 'expert-sft') return run.recipe.rl.iterations * run.recipe.rl.epochs * run.recipe.rl.minibatches;
+  return run.arm.sftOnlySteps ?? 0;
 }
 
 /** undefined when the estimate fits; otherwise the sentence that refuses. */

@@ -17,8 +17,16 @@ export interface ComparisonOutcome {
 /** The paired outcome of each comparison over the seeds both of its arms have finished. */
 export function compare(report: Report, results: ReadonlyMap<string, readonly RunResult[]>): ComparisonOutcome[] {
   return report.comparisons.map((comparison) => {
-    const a = new Map((results.get(comparison.arm) ?? []).map((r) => [r.seed, r.final.heldOut]));
-    const b = new Map((results.get(comparison.against) ?? []).map((r) => [r.seed, r.final.heldOut]));
+    const finals = (arm: string) => {
+      const bySeed = new Map<number, number>();
+      for (const run of results.get(arm) ?? []) {
+        const value = finalOf(run, comparison.skill);
+        if (value !== undefined) bySeed.set(run.seed, value);
+      }
+      return bySeed;
+    };
+    const a = finals(comparison.arm);
+    const b = finals(comparison.against);
     const seeds = report.seeds.filter((s) => a.has(s) && b.has(s));
     const paired = pairedDifference(
       seeds.map((s) => a.get(s) as number),
@@ -29,13 +37,16 @@ export function compare(report: Report, results: ReadonlyMap<string, readonly Ru
   });
 }
 
+/** A run's final held-out success, on one skill's problems if `skill` is given (undefined if it has no such figure). */
+const finalOf = (run: RunResult, skill: string | undefined): number | undefined => (skill === undefined ? run.final.heldOut : run.final.bySkill?.[skill]);
+
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
 const points = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : '—');
 
 /** The one-sentence verdict of a comparison. */
 export function verdictSentence(outcome: ComparisonOutcome): string {
   const { comparison: c, seeds, paired } = outcome;
-  const what = `${c.arm} − ${c.against} on final held-out success is ${points(paired.mean)} points (standard error ${Number.isFinite(paired.standardError) ? (100 * paired.standardError).toFixed(1) : '—'}, ${seeds.length} paired seeds)`;
+  const what = `${c.arm} − ${c.against} on final held-out ${c.skill ? `${c.skill} ` : ''}success is ${points(paired.mean)} points (standard error ${Number.isFinite(paired.standardError) ? (100 * paired.standardError).toFixed(1) : '—'}, ${seeds.length} paired seeds)`;
   const why: Record<Verdict, string> = {
     reproduces: `more than 2 standard errors ${c.direction === 'higher' ? 'above' : 'below'} zero, as the claim predicts`,
     contradicts: `more than 2 standard errors ${c.direction === 'higher' ? 'below' : 'above'} zero, against the claim`,
@@ -91,13 +102,14 @@ export function reportMarkdown(page: ReportPage): string {
       '',
       `Held-out success right after the shared warm start (iteration 0): ${report.seeds.map((seed) => `seed ${seed}: ${pct([...results.values()].flat().find((r) => r.seed === seed)?.curve[0]?.heldOut ?? Number.NaN)}`).join(', ')}.`,
     );
+  lines.push(...skillSection(report, results));
   lines.push('', '## Paired differences', '');
   lines.push('| comparison | per seed (points) | mean | standard error | verdict |');
   lines.push('|---|---|---|---|---|');
   for (const o of outcomes) {
     const per = o.seeds.map((s, i) => `${s}: ${points(o.paired.differences[i])}`).join(', ') || '—';
     lines.push(
-      `| ${o.comparison.arm} − ${o.comparison.against} | ${per} | ${points(o.paired.mean)} | ${Number.isFinite(o.paired.standardError) ? (100 * o.paired.standardError).toFixed(1) : '—'} | ${o.paired.verdict} |`,
+      `| ${o.comparison.arm} − ${o.comparison.against}${o.comparison.skill ? ` (${o.comparison.skill})` : ''} | ${per} | ${points(o.paired.mean)} | ${Number.isFinite(o.paired.standardError) ? (100 * o.paired.standardError).toFixed(1) : '—'} | ${o.paired.verdict} |`,
     );
   }
   if (report.probes?.includes('groups')) lines.push('', ...groupSection(report, results));
@@ -116,11 +128,44 @@ export function reportMarkdown(page: ReportPage): string {
   lines.push('- Recipes (preset, then overrides; every arm also gets `seed=S` and the evaluation size):', '');
   for (const arm of report.arms) {
     const sets = page.armSets.get(arm.name) ?? [];
-    const extra = arm.kind === 'sft-only' ? ` — then ${arm.sftOnlySteps} more SFT steps instead of RL` : '';
+    const extra = [
+      arm.kind === 'sft-only' ? ` — then ${arm.sftOnlySteps} more SFT steps instead of RL` : '',
+      arm.rlSets?.length ? ` — after the warm start: ${arm.rlSets.map((s) => `\`${s}\``).join(' ')}` : '',
+      arm.teachers?.length ? ` — teachers: the final policies of ${arm.teachers.map((t) => `\`${t}\``).join(' and ')} at the same seed` : '',
+      arm.kind === 'expert-sft' ? ' — supervised steps on the teachers’ completions instead of RL (expert-sft.ts)' : '',
+    ].join('');
     lines.push(`  - \`${arm.name}\`: \`${arm.preset}\` ${sets.map((s) => `\`${s}\``).join(' ')}${extra}`);
   }
   lines.push('', '## Commands', '', '```', ...page.commands, '```', '');
   return lines.join('\n');
+}
+
+/** Final held-out success on each skill's problems, for reports on a mixed task (nothing otherwise). */
+function skillSection(report: Report, results: ReadonlyMap<string, readonly RunResult[]>): string[] {
+  const skills = [...new Set([...results.values()].flat().flatMap((r) => Object.keys(r.final.bySkill ?? {})))];
+  if (skills.length === 0) return [];
+  const lines = ['', '## By skill', '', 'Final held-out success on each skill’s problems (mean ± sd over seeds; per seed in brackets).', ''];
+  lines.push(`| arm | ${skills.join(' | ')} |`, `|---|${skills.map(() => '---|').join('')}`);
+  for (const arm of report.arms) {
+    const runs = results.get(arm.name) ?? [];
+    if (runs.length === 0) continue;
+    const cells = skills.map((skill) => {
+      const values = runs.flatMap((r) => (r.final.bySkill?.[skill] === undefined ? [] : [r.final.bySkill[skill]]));
+      const s = spread(values);
+      return `${pct(s.mean)} ± ${Number.isFinite(s.std) ? (100 * s.std).toFixed(1) : '—'} (${values.map(pct).join(', ')})`;
+    });
+    lines.push(`| ${arm.name} | ${cells.join(' | ')} |`);
+  }
+  const sft = [...results.values()].flat().filter((r) => r.teacherSamples);
+  if (sft.length > 0) {
+    const kept = sft.reduce((a, r) => a + (r.teacherSamples?.kept ?? 0), 0);
+    const dropped = sft.reduce((a, r) => a + (r.teacherSamples?.dropped ?? 0), 0);
+    lines.push(
+      '',
+      `Teacher completions behind the expert-sft runs: ${kept.toLocaleString('en-US')} trained on, ${dropped.toLocaleString('en-US')} dropped for not ending with <eos>.`,
+    );
+  }
+  return lines;
 }
 
 function groupSection(report: Report, results: ReadonlyMap<string, readonly RunResult[]>): string[] {

@@ -171,3 +171,54 @@ describe('plot', () => {
     expect(ticks(0)).toEqual([0]);
   });
 });
+
+describe('a report on a mixed task', () => {
+  const skills: Report = {
+    ...report,
+    name: 'mixed',
+    comparisons: [{ arm: 'b', against: 'a', skill: 'subtraction', direction: 'higher', claim: 'b keeps subtraction (Someone 2025).' }],
+  };
+  const withSkills = (r: RunResult, addition: number, subtraction: number): RunResult => ({ ...r, final: { ...r.final, bySkill: { addition, subtraction } } });
+  const mixed = new Map([
+    ['a', (results.get('a') ?? []).map((r, i) => withSkills(r, 0.9, 0.2 + 0.1 * i))],
+    ['b', (results.get('b') ?? []).map((r, i) => withSkills(r, 0.1, 0.2 + 0.1 * i + (i === 1 ? 0.01 : 0)))],
+  ]);
+
+  it('compares the skill a comparison names, not the whole held-out set', () => {
+    const [o] = compare(skills, mixed);
+    expect(o.paired.differences.map((d) => Math.round(d * 1000) / 1000)).toEqual([0, 0.01, 0]);
+    expect(verdictSentence(o)).toMatch(/^\*\*inconclusive\*\* — b − a on final held-out subtraction success is \+0\.3 points/);
+  });
+
+  it('adds a table of each arm’s final success by skill', () => {
+    const page = reportMarkdown({
+      report: skills,
+      results: mixed,
+      planned: 6,
+      finished: 6,
+      svgFile: 'x.svg',
+      commands: [],
+      armSets: new Map(),
+      iterations: 20,
+      warmStartSteps: 600,
+    });
+    expect(page).toContain('| arm | addition | subtraction |');
+    expect(page).toContain('| a | 90.0% ± 0.0 (90.0%, 90.0%, 90.0%) | 30.0% ± 10.0 (20.0%, 30.0%, 40.0%) |');
+    expect(page).toContain('| b − a (subtraction) |');
+  });
+
+  it('leaves the table out for a single-skill task', () => {
+    const page = reportMarkdown({
+      report,
+      results,
+      planned: 6,
+      finished: 6,
+      svgFile: 'x.svg',
+      commands: [],
+      armSets: new Map(),
+      iterations: 20,
+      warmStartSteps: 600,
+    });
+    expect(page).not.toContain('## By skill');
+  });
+});

@@ -3,9 +3,11 @@
 // warm start when one exists; from fresh weights otherwise, whose answers run to rl.maxNewTokens
 // (a warm-started policy stops after a few), so those estimates err long (docs/experiments.md,
 // 2026-12-01, compares a pilot's estimate with the runs it priced). The first iteration pays shader
-// compilation and is not counted.
+// compilation and is not counted. An arm that learns from teachers is timed with stand-ins (its own
+// starting policy, as many times as it has teachers): scoring costs the same whoever the teacher is,
+// and the real ones may not have run yet.
 
-import { type Checkpoint, type Recipe, Trainer } from '@horizon/core';
+import { type Checkpoint, type Recipe, type TeacherWeights, Trainer, teacherRuns } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
 import type { PilotTimings } from './budget.ts';
 import type { PlannedRun } from './plan.ts';
@@ -26,12 +28,14 @@ export async function pilot(gpu: Gpu, runs: readonly PlannedRun[], warm?: Checkp
       rl: { ...run.recipe.rl, iterations: PILOT_ITERATIONS, criticWarmupSteps: 0 },
       eval: { ...run.recipe.eval, interval: 0 },
     };
-    const trainer = new Trainer(gpu, recipe);
+    const teachers = await standInTeachers(gpu, recipe, warm);
+    const trainer = new Trainer(gpu, recipe, teachers ? { teachers } : {});
     const iterations: number[] = [];
     const sftTimes: number[] = [];
     let evalSeconds = 0;
     let last = performance.now();
-    const sftOnly = run.arm.kind === 'sft-only';
+    // An arm that trains by supervised steps only (SFT-only, expert-sft) costs SFT steps and evaluations.
+    const sftOnly = run.arm.kind === 'sft-only' || run.arm.kind === 'expert-sft';
     try {
       if (warm) trainer.restore(warm);
       await trainer.run({
@@ -53,6 +57,23 @@ export async function pilot(gpu: Gpu, runs: readonly PlannedRun[], warm?: Checkp
     arms[name] = { iterationSeconds: mean(iterations), evalSeconds };
   }
   return { sftStepSeconds, arms };
+}
+
+/** The recipe's teachers replaced by copies of the arm's starting policy, or undefined if it has none. */
+async function standInTeachers(gpu: Gpu, recipe: Recipe, warm: Checkpoint | undefined): Promise<TeacherWeights[] | undefined> {
+  const runs = teacherRuns(recipe);
+  if (runs.length === 0) return undefined;
+  let policy = warm?.models.policy;
+  if (!policy) {
+    const fresh = new Trainer(gpu, recipe);
+    try {
+      policy = { config: fresh.policy.config, params: await fresh.policy.readParameters() };
+    } finally {
+      fresh.dispose();
+    }
+  }
+  const { config, params } = policy;
+  return runs.map((run) => ({ run: `stand-in for ${run}`, step: 0, task: recipe.task, config, params }));
 }
 
 const timed = async (f: () => Promise<unknown>) => {

@@ -14,6 +14,8 @@ export interface PlannedRun {
   arm: Arm;
   seed: number;
   recipe: Recipe;
+  /** The recipe the seed's warm start is trained with: `recipe` without the arm's `rlSets`. */
+  warmRecipe: Recipe;
   /** runs/experiments/NAME/<arm>/<seed> */
   dir: string;
   /** Hash of everything that decides the run's result: a stored result with another key is stale. */
@@ -44,26 +46,48 @@ export function recipeChanges(recipe: Recipe): [string, unknown][] {
     .map((d) => [d.path, d.b]);
 }
 
-/** The recipe of one arm at one seed: preset ← report-wide overrides ← the arm's ← seed and evaluation size. */
-export function armRecipe(report: Report, arm: Arm, seed: number): Recipe {
-  const sets = [...report.common, ...arm.sets, `seed=${seed}`, `eval.heldOutSize=${report.heldOutSize}`];
+/**
+ * The recipe of one arm at one seed: preset ← report-wide overrides ← the arm's (and, unless
+ * `warm`, its after-warm-start ones) ← seed and evaluation size ← the teacher runs' directories.
+ */
+export function armRecipe(report: Report, arm: Arm, seed: number, options: { warm?: boolean; teacherDirs?: readonly string[] } = {}): Recipe {
+  const sets = [...report.common, ...arm.sets, ...(options.warm ? [] : (arm.rlSets ?? [])), `seed=${seed}`, `eval.heldOutSize=${report.heldOutSize}`];
+  if (options.teacherDirs?.length) sets.push(`distill.teachers=${options.teacherDirs.join(',')}`);
   return resolveRecipe({ preset: arm.preset, sets }).recipe;
+}
+
+/** The arms whose final policies some other arm of the report learns from. */
+export function teacherArms(report: Report): Set<string> {
+  return new Set(report.arms.flatMap((arm) => arm.teachers ?? []));
 }
 
 /** Every run of the report, seed-major so that a seed's warm start is used by all its arms in a row. */
 export function planRuns(report: Report, runsRoot: string): PlannedRun[] {
   const runs: PlannedRun[] = [];
   for (const seed of report.seeds) {
+    const ofSeed = new Map<string, PlannedRun>();
     for (const arm of report.arms) {
-      const recipe = armRecipe(report, arm, seed);
-      runs.push({
+      const teachers = (arm.teachers ?? []).map((name) => {
+        const teacher = ofSeed.get(name);
+        if (!teacher) throw new RangeError(`report ${report.name}: arm ${arm.name} learns from ${name}, which must be an arm declared before it`);
+        return teacher;
+      });
+      const dir = join(runsRoot, report.name, arm.name, String(seed));
+      const recipe = armRecipe(report, arm, seed, { teacherDirs: teachers.map((t) => t.dir) });
+      const warmRecipe = armRecipe(report, arm, seed, { warm: true });
+      // The key names teachers by their runs' keys, not their directories: a clone elsewhere keeps it.
+      const changes = recipeChanges(recipe).filter(([path]) => path !== 'distill.teachers');
+      const run: PlannedRun = {
         arm,
         seed,
         recipe,
-        dir: join(runsRoot, report.name, arm.name, String(seed)),
-        key: hash([recipeChanges(recipe), arm.kind ?? 'rl', arm.sftOnlySteps ?? 0]).slice(0, 16),
-        sftKey: sftKeyOf(recipe),
-      });
+        warmRecipe,
+        dir,
+        key: hash([changes, arm.kind ?? 'rl', arm.sftOnlySteps ?? 0, ...(teachers.length ? [teachers.map((t) => t.key)] : [])]).slice(0, 16),
+        sftKey: sftKeyOf(warmRecipe),
+      };
+      ofSeed.set(arm.name, run);
+      runs.push(run);
     }
   }
   return runs;

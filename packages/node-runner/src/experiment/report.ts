@@ -17,10 +17,22 @@ export interface Arm {
   preset: string;
   sets: readonly string[];
   /**
-   * 'rl' (default): the warm start, then the recipe's RL iterations. 'sft-only': the warm start,
-   * then `sftOnlySteps` more supervised steps on the same data stream, and no RL.
+   * Overrides that apply after the warm start only (e.g. the one skill an expert specialises in):
+   * they are left out of the warm start's key, so the arm starts from its seed's shared warm start.
    */
-  kind?: 'rl' | 'sft-only';
+  rlSets?: readonly string[];
+  /**
+   * Arms of the same report whose final policies teach this one (`distill.teachers`, in order), at
+   * the same seed. They run first (arms run in declared order) and keep their final checkpoint.
+   */
+  teachers?: readonly string[];
+  /**
+   * 'rl' (default): the warm start, then the recipe's RL iterations. 'sft-only': the warm start,
+   * then `sftOnlySteps` more supervised steps on the same data stream, and no RL. 'expert-sft':
+   * off-policy distillation — the warm start, then supervised steps on completions its `teachers`
+   * sampled for the prompts the RL arms see, at the RL arms' sample and step budget (expert-sft.ts).
+   */
+  kind?: 'rl' | 'sft-only' | 'expert-sft';
   sftOnlySteps?: number;
 }
 
@@ -28,6 +40,11 @@ export interface Arm {
 export interface Comparison {
   arm: string;
   against: string;
+  /**
+   * Compare held-out success on this skill's problems only (a mixed task's
+   * `eval/held_out_success_<skill>`), not on the whole held-out set.
+   */
+  skill?: string;
   /** The sign the claim predicts for `arm − against`. */
   direction: 'higher' | 'lower';
   /** The claim in one sentence, with the paper named (and its arXiv id). */

@@ -71,6 +71,34 @@ describe('planning', () => {
     expect(ppo.get('rl.criticWarmupSteps')).toBe(0);
   });
 
+  it('points a learning arm at its own seed’s teacher runs, and keys runs apart from where they live', () => {
+    const opd = REPORTS.find((r) => r.name === 'multi-teacher-opd');
+    if (!opd) throw new Error('multi-teacher-opd is declared');
+    const here = planRuns(opd, '/a/runs');
+    const there = planRuns(opd, '/elsewhere/runs');
+    expect(there.map((r) => r.key)).toEqual(here.map((r) => r.key));
+    const student = here.find((r) => r.arm.name === 'student' && r.seed === 2);
+    expect(student?.recipe.distill.teachers).toBe('/a/runs/multi-teacher-opd/add-expert/2,/a/runs/multi-teacher-opd/sub-expert/2');
+    // An expert's key changes with its recipe, and so does every key of the arms it teaches.
+    const changed = planRuns({ ...opd, common: [...opd.common, 'rl.policyLr=0.0001'] }, '/a/runs');
+    expect(changed.find((r) => r.arm.name === 'student')?.key).not.toBe(here.find((r) => r.arm.name === 'student')?.key);
+  });
+
+  it('applies an arm’s after-warm-start overrides to its training recipe only', () => {
+    const opd = REPORTS.find((r) => r.name === 'multi-teacher-opd');
+    if (!opd) throw new Error('multi-teacher-opd is declared');
+    const expert = planRuns(opd, '/runs').find((r) => r.arm.name === 'add-expert');
+    expect(expert?.recipe.task.mix?.subtractionShare).toBe(0);
+    expect(expert?.warmRecipe.task.mix?.subtractionShare).toBe(0.5);
+  });
+
+  it('refuses an arm that learns from an arm declared after it', () => {
+    const opd = REPORTS.find((r) => r.name === 'multi-teacher-opd');
+    if (!opd) throw new Error('multi-teacher-opd is declared');
+    const reordered = { ...opd, arms: [...opd.arms].reverse() };
+    expect(() => planRuns(reordered, '/runs')).toThrow(/arm expert-sft learns from add-expert, which must be an arm declared before it/);
+  });
+
   it('a report whose arms set a field this version lacks is not runnable, naming the field', () => {
     const sao = REPORTS.find((r) => r.name === 'sao-lag');
     expect(sao).toBeDefined();

@@ -19,6 +19,8 @@ export interface CurvePoint {
   sftSteps?: number;
   heldOut: number;
   ood: number;
+  /** A mixed task's held-out success on each skill's problems (eval/held_out_success_<skill>). */
+  bySkill?: Record<string, number>;
   /** Seconds since the warm start ended. */
   seconds: number;
 }
@@ -42,11 +44,23 @@ export interface RunResult {
   seed: number;
   curve: CurvePoint[];
   /** The last evaluation (after the last iteration or SFT step). */
-  final: { heldOut: number; ood: number };
+  final: { heldOut: number; ood: number; bySkill?: Record<string, number> };
   /** Wall seconds after the warm start. */
   seconds: number;
   sampledTokens: number;
   groups?: GroupProbe[];
+  /** An expert-sft arm's teacher completions: trained on, and dropped for not ending with <eos>. */
+  teacherSamples?: { kept: number; dropped: number };
+}
+
+const SKILL_METRIC = 'eval/held_out_success_';
+
+/** The per-skill held-out successes in an evaluation's metrics row, or undefined for a single-skill task. */
+export function skillSuccess(metrics: Readonly<Record<string, number | undefined>>): Record<string, number> | undefined {
+  const bySkill: Record<string, number> = {};
+  for (const [name, value] of Object.entries(metrics))
+    if (name.startsWith(SKILL_METRIC) && value !== undefined) bySkill[name.slice(SKILL_METRIC.length)] = value;
+  return Object.keys(bySkill).length > 0 ? bySkill : undefined;
 }
 
 export type RunState = 'done' | 'stale' | 'partial' | 'missing';

@@ -6,13 +6,17 @@
 // wall time; a step count keeps the arm deterministic and its cost declared).
 
 import { join } from 'node:path';
-import { type Checkpoint, type MetricName, type Phase, Trainer } from '@horizon/core';
+import { type Checkpoint, loadTeachers, type MetricName, type Phase, saveCheckpoint, Trainer, teacherRuns } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
+import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
 import { FileMetricsLogger } from '../run/metrics-file.ts';
+import { RunDirTeacherSource } from '../run/teacher-source.ts';
+import { evaluateWithSkills } from './evaluate-skills.ts';
+import { runExpertSft } from './expert-sft.ts';
 import { probeGroups } from './group-probe.ts';
-import type { PlannedRun } from './plan.ts';
+import { type PlannedRun, teacherArms } from './plan.ts';
 import type { Report } from './report.ts';
-import { type CurvePoint, clearRun, type GroupProbe, type RunResult, writeResult } from './results.ts';
+import { type CurvePoint, clearRun, type GroupProbe, type RunResult, skillSuccess, writeResult } from './results.ts';
 
 /** Evaluation points of a run after the warm start's own: the RL arms' eval.interval, at least one. */
 export function evaluationCount(run: PlannedRun): number {
@@ -23,12 +27,19 @@ export function evaluationCount(run: PlannedRun): number {
 
 export async function runArm(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint): Promise<RunResult> {
   await clearRun(run.dir);
-  return run.arm.kind === 'sft-only' ? runSftOnly(gpu, report, run, warm) : runRl(gpu, report, run, warm);
+  if (run.arm.kind === 'sft-only') return runSftOnly(gpu, report, run, warm);
+  if (run.arm.kind === 'expert-sft') return finish(run, report, await runExpertSft(gpu, run, warm));
+  return runRl(gpu, report, run, warm);
 }
+
+/** Where an arm that teaches others keeps its final policy: a run directory `distill.teachers` can name. */
+export const teacherCheckpointDir = (run: PlannedRun) => join(run.dir, 'checkpoints');
 
 async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint): Promise<RunResult> {
   const { recipe } = run;
-  const trainer = new Trainer(gpu, recipe);
+  // A distilled arm's teachers are earlier arms of its seed, each a run directory with its final checkpoint.
+  const teachers = teacherRuns(recipe).length > 0 ? await loadTeachers(recipe, new RunDirTeacherSource()) : undefined;
+  const trainer = new Trainer(gpu, recipe, teachers ? { teachers } : {});
   const log = await FileMetricsLogger.create(join(run.dir, 'metrics.jsonl'), recipe);
   const curve: CurvePoint[] = [];
   const groups: GroupProbe[] = [];
@@ -42,11 +53,13 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
         await log.log({ phase, step, global_step: at.globalStep, time_s: at.seconds, metrics });
         if (phase === 'rl') sampledTokens += (metrics['rollout/response_length'] ?? 0) * rolloutsPerIteration;
         if (phase !== 'eval') return;
+        const bySkill = skillSuccess(metrics);
         curve.push({
           iteration: step,
           sampledTokens,
           heldOut: metrics['eval/held_out_success'] ?? Number.NaN,
           ood: metrics['eval/ood_success'] ?? Number.NaN,
+          ...(bySkill ? { bySkill } : {}),
           seconds: (performance.now() - started) / 1000,
         });
         // The batch the next iteration trains on, sampled and scored with the same seeds; nothing is updated.
@@ -56,11 +69,13 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
         }
       },
     });
+    if (teacherArms(report).has(run.arm.name))
+      await saveCheckpoint(new DirectoryCheckpointStore(teacherCheckpointDir(run)), await trainer.checkpoint(), { keepLast: 1 });
   } finally {
     await log.close();
     trainer.dispose();
   }
-  return finish(run, report, curve, sampledTokens, started, groups.length > 0 ? groups : undefined);
+  return finish(run, report, { curve, sampledTokens, seconds: seconds(started), groups: groups.length > 0 ? groups : undefined });
 }
 
 async function runSftOnly(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint): Promise<RunResult> {
@@ -75,15 +90,8 @@ async function runSftOnly(gpu: Gpu, report: Report, run: PlannedRun, warm: Check
   const curve: CurvePoint[] = [];
   const started = performance.now();
   const evaluate = async (k: number) => {
-    const result = await trainer.evaluateAll({}, trainer.sftStep);
-    curve.push({
-      iteration: Math.round(k * interval),
-      sampledTokens: 0,
-      sftSteps: trainer.sftStep - warmSteps,
-      heldOut: result.heldOut,
-      ood: result.ood,
-      seconds: (performance.now() - started) / 1000,
-    });
+    const point = await evaluateWithSkills(trainer, trainer.sftStep);
+    curve.push({ iteration: Math.round(k * interval), sampledTokens: 0, sftSteps: trainer.sftStep - warmSteps, ...point, seconds: seconds(started) });
   };
   try {
     trainer.restore(warm);
@@ -98,17 +106,23 @@ async function runSftOnly(gpu: Gpu, report: Report, run: PlannedRun, warm: Check
   } finally {
     trainer.dispose();
   }
-  return finish(run, report, curve, 0, started, undefined);
+  return finish(run, report, { curve, sampledTokens: 0, seconds: seconds(started) });
 }
 
-async function finish(
-  run: PlannedRun,
-  report: Report,
-  curve: CurvePoint[],
-  sampledTokens: number,
-  started: number,
-  groups: GroupProbe[] | undefined,
-): Promise<RunResult> {
+const seconds = (started: number) => (performance.now() - started) / 1000;
+
+/** What an arm's training produced, before it is written as a result. */
+export interface ArmOutcome {
+  curve: CurvePoint[];
+  sampledTokens: number;
+  /** Wall seconds after the warm start. */
+  seconds: number;
+  groups?: GroupProbe[];
+  teacherSamples?: RunResult['teacherSamples'];
+}
+
+async function finish(run: PlannedRun, report: Report, outcome: ArmOutcome): Promise<RunResult> {
+  const { curve, groups } = outcome;
   const last = curve.at(-1);
   if (!last) throw new RangeError(`run ${run.arm.name}/${run.seed} ended without an evaluation`);
   const result: RunResult = {
@@ -117,10 +131,11 @@ async function finish(
     arm: run.arm.name,
     seed: run.seed,
     curve,
-    final: { heldOut: last.heldOut, ood: last.ood },
-    seconds: (performance.now() - started) / 1000,
-    sampledTokens,
+    final: { heldOut: last.heldOut, ood: last.ood, ...(last.bySkill ? { bySkill: last.bySkill } : {}) },
+    seconds: outcome.seconds,
+    sampledTokens: outcome.sampledTokens,
     ...(groups ? { groups } : {}),
+    ...(outcome.teacherSamples ? { teacherSamples: outcome.teacherSamples } : {}),
   };
   await writeResult(run.dir, result);
   return result;

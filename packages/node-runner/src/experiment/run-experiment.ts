@@ -72,7 +72,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<number>
     out(`report ${report.name}: ${report.arms.length} arms × ${report.seeds.length} seeds = ${runs.length} runs; declared budget ${report.budget.minutes} min`);
     for (const [i, run] of runs.entries()) out(`  ${run.arm.name.padEnd(14)} seed ${run.seed}  ${states[i]}  ${run.dir}`);
     for (const run of uncached)
-      out(`  warm start for seed ${run.seed} (${run.recipe.sft.steps} SFT steps): to train, cached in ${sftCacheDir(runsRoot, run.sftKey)}`);
+      out(`  warm start for seed ${run.seed} (${run.warmRecipe.sft.steps} SFT steps): to train, cached in ${sftCacheDir(runsRoot, run.sftKey)}`);
     if (options.dryRun) {
       out(`pending: ${pending.length} runs, ${uncached.length} warm starts; a pilot times them before anything runs`);
       return 0;
@@ -114,7 +114,7 @@ export async function runExperiment(options: ExperimentOptions): Promise<number>
         say(
           `${run.arm.name} seed ${run.seed}: ${states[i] === 'stale' ? 'its result is from an older declaration' : 'stopped midway earlier'}; restarting it from the warm start`,
         );
-      const warm = await warmStart(gpu, run.recipe, sftCacheDir(runsRoot, run.sftKey), say);
+      const warm = await warmStart(gpu, run.warmRecipe, sftCacheDir(runsRoot, run.sftKey), say);
       const result = await runArm(gpu, report, run, warm);
       await copyResult(docsDir, report, run);
       say(

@@ -2,12 +2,14 @@
 
 import type { Report } from '../report.ts';
 import { criticK } from './critic-k.ts';
+import { distillRunnerCheck } from './distill-runner-check.ts';
+import { multiTeacherOpd } from './multi-teacher-opd.ts';
 import { ppoGrpoRlooSft } from './ppo-grpo-rloo-sft.ts';
 import { rlooVsGrpo } from './rloo-vs-grpo.ts';
 import { runnerCheck } from './runner-check.ts';
 import { saoLag } from './sao-lag.ts';
 import { vcPpo } from './vc-ppo.ts';
 
-export const REPORTS: readonly Report[] = [ppoGrpoRlooSft, rlooVsGrpo, saoLag, criticK, vcPpo, runnerCheck];
+export const REPORTS: readonly Report[] = [ppoGrpoRlooSft, rlooVsGrpo, saoLag, criticK, vcPpo, multiTeacherOpd, runnerCheck, distillRunnerCheck];
 
 export const reportByName = (name: string): Report | undefined => REPORTS.find((r) => r.name === name);
