@@ -4,7 +4,9 @@
 import { REQUIRED_LIMITS } from '@horizon/kernels';
 import { describe, expect, it } from 'vitest';
 import { echo, jsonDepthExceeds, showValue } from '../errors.ts';
-import { checkRecipeFitsDevice, type FitLimits, recipeVocabSize } from './fits.ts';
+import { parameterLayout } from '../model/parameters.ts';
+import { modelConfigs } from './checks.ts';
+import { checkRecipeFitsDevice, type FitLimits, type FitOptions, recipeVocabSize } from './fits.ts';
 import { PRESET_NAMES } from './presets.ts';
 import { RecipeError, resolveRecipe } from './resolve.ts';
 
@@ -73,6 +75,27 @@ describe('checkRecipeFitsDevice', () => {
     expect(refusal(['rl.promptsPerIteration=4096', 'rl.groupSize=8', 'rl.minibatches=8'], REQUIRED_LIMITS)).toMatch(
       /^rl\.promptsPerIteration: scoring policy MLP activations \[B·T=\d+, 4D=128\] need a \d+ MiB buffer, more than this device allows \(maxStorageBufferBindingSize 128 MiB\); lower rl\.promptsPerIteration\.$/,
     );
+  });
+
+  it('counts every teacher distillation scores with, at its own size when the front end passes it', () => {
+    const distill = (teachers: string, options: FitOptions = HOST) => {
+      const route = teachers.includes(',') ? 'addition=1,subtraction=2' : 'addition=1,subtraction=1';
+      const { recipe } = resolveRecipe({ preset: 'mix-distill', sets: [`distill.teachers=${teachers}`, `distill.route=${route}`] });
+      return checkRecipeFitsDevice(recipe, recipeVocabSize(recipe), SWIFTSHADER, options);
+    };
+    const { recipe } = resolveRecipe({ preset: 'mix-distill' });
+    const policy = modelConfigs(recipe, recipeVocabSize(recipe)).policy;
+    const one = distill('runs/a').deviceBytes;
+    const two = distill('runs/a,runs/b').deviceBytes;
+    // A second teacher the student's size adds its parameters, gradients and a scoring pass.
+    expect(two - one).toBeGreaterThan(8 * parameterLayout(policy).totalSize);
+    const wide = { ...policy, width: 256, heads: 4 };
+    expect(distill('runs/a', { ...HOST, teachers: [wide] }).deviceBytes).toBeGreaterThan(
+      one + 8 * parameterLayout(wide).totalSize - 8 * parameterLayout(policy).totalSize,
+    );
+    // A teacher too big for this host's budget is refused with the field that names it.
+    const huge = { ...policy, width: 2048, heads: 16, layers: 12 };
+    expect(() => distill('runs/a', { hostMemoryBytes: 2 ** 30, deviceInHostMemory: true, teachers: [huge] })).toThrow(/^distill\.teachers: /);
   });
 });
 

@@ -13,12 +13,15 @@
 // token, rounded up as train/rows.ts does); it is an upper bound within a few percent, not a count.
 
 import { MATMUL_BLOCKING, MAX_HEAD_DIM, matmulTile } from '@horizon/kernels';
+import { declaredModels } from '../algorithms/declared-models.ts';
 import { declaresRole } from '../algorithms/index.ts';
 import { taskLimits, taskVocabulary } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/parameters.ts';
 import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
+import { isLagModelName } from '../train/policy-history.ts';
 import { trainingLength } from '../train/rows.ts';
+import { teacherRuns } from '../train/teachers.ts';
 import { criticSizes, modelConfigs } from './checks.ts';
 import { RecipeError } from './resolve.ts';
 import type { Recipe } from './schema.ts';
@@ -35,6 +38,12 @@ export interface FitOptions {
   hostMemoryBytes: number;
   /** A software device (SwiftShader) keeps its buffers in host memory too. */
   deviceInHostMemory: boolean;
+  /**
+   * The configs of the loaded teachers (distillation), in `distill.teachers` order; without them each
+   * teacher the recipe names is sized as the student's policy (a teacher must share its vocabulary
+   * and context, not its width or depth).
+   */
+  teachers?: readonly GptConfig[];
 }
 
 export interface RecipeFootprint {
@@ -128,10 +137,13 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
   const buffers: Buffer[] = [];
   let device = 0;
   let host = 0;
+  // The models the method declares (the lag simulator's copies are counted below), then its teachers.
+  const teachers = options.teachers ?? teacherRuns(recipe).map(() => configs.policy);
   const models: [string, GptConfig, boolean, string][] = [
-    ['policy', configs.policy, true, 'model.policy.width'],
-    ['reference', configs.policy, false, 'model.policy.width'],
-    ...(usesCritic ? ([['critic', configs.critic, true, 'model.critic.width']] as [string, GptConfig, boolean, string][]) : []),
+    ...declaredModels(recipe, vocabSize)
+      .filter((m) => !isLagModelName(m.name))
+      .map((m): [string, GptConfig, boolean, string] => [m.name, m.config, m.trained, m.role === 'critic' ? 'model.critic.width' : 'model.policy.width']),
+    ...teachers.map((c, k): [string, GptConfig, boolean, string] => [`teacher ${k + 1}`, c, false, 'distill.teachers']),
   ];
   const optimizerFloats = { total: 0 };
   const fileIssues: string[] = [];
@@ -163,7 +175,8 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
   const phases: [GptConfig, number, string, string][] = [
     [configs.policy, sft.steps > 0 ? sft.batchSize : 1, 'SFT policy', 'sft.batchSize'],
     [configs.policy, rollouts, 'scoring policy', batchField],
-    [configs.policy, rollouts, 'scoring reference', batchField],
+    ...(declaresRole(recipe, 'reference') ? ([[configs.policy, rollouts, 'scoring reference', batchField]] as [GptConfig, number, string, string][]) : []),
+    ...teachers.map((c, k): [GptConfig, number, string, string] => [c, rollouts, `scoring teacher ${k + 1}`, batchField]),
     [configs.policy, minibatch, 'update policy', 'rl.minibatches'],
     ...(usesCritic
       ? ([

@@ -25,6 +25,8 @@ export const MAX_ROLLOUT_LAG = 16;
 
 /** The checkpoint model holding the policy of `age` updates ago. */
 export const lagModelName = (age: number) => `policy-lag-${age}`;
+/** Whether a model name is one of the kept past policies (lagModelName). */
+export const isLagModelName = (name: string) => /^policy-lag-\d+$/.test(name);
 
 export class PolicyHistory {
   /** Kept versions, oldest first; at most `lag`. */

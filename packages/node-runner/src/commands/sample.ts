@@ -37,9 +37,9 @@ export const sample: Command = {
     const recipe = { ...saved, rl: { ...saved.rl, promptsPerIteration: Math.ceil(n / saved.rl.groupSize), minibatches: 1 } };
     const gpu = await acquireGpu();
     try {
-      checkRecipeFits(recipe, gpu);
       // A distillation run scores with its teachers: read them as training did.
       const teachers = declaresRole(recipe, 'teacher') ? await loadTeachers(recipe, new RunDirTeacherSource()) : undefined;
+      checkRecipeFits(recipe, gpu, teachers);
       const trainer = new Trainer(gpu, recipe, teachers ? { teachers } : {});
       trainer.restore(checkpoint);
       const batch = await trainer.sampleBatch();

@@ -166,7 +166,7 @@ export const train: Command = {
     try {
       out(formatRecipeTable(recipe, sources ? { sources } : {}));
       gpu = await acquireGpu();
-      checkRecipeFits(recipe, gpu); // a recipe the kernels or this device cannot run: one sentence, exit 2, before any write
+      checkRecipeFits(recipe, gpu, teachers); // a recipe the kernels or this device cannot run: one sentence, exit 2, before any write
       out(`device: ${deviceLine(gpu.report)}`);
 
       // 3. Writes.

@@ -11,6 +11,7 @@ import {
   type ResolvedRecipe,
   recipeVocabSize,
   resolveRecipe,
+  type TeacherWeights,
   unknownRecipe,
 } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
@@ -52,10 +53,14 @@ export async function loadRecipe(options: { recipe?: string; sets?: readonly str
 /** Half the machine's memory: a run should leave room for the rest of it (and the OS page cache). */
 export const HOST_MEMORY_SHARE = 0.5;
 
-/** Refuses (RecipeError, exit 2) a recipe this device or these kernels cannot run, before training starts. */
-export function checkRecipeFits(recipe: Recipe, gpu: Gpu): void {
+/**
+ * Refuses (RecipeError, exit 2) a recipe this device or these kernels cannot run, before training
+ * starts; distillation's teachers, once loaded, are sized as they are.
+ */
+export function checkRecipeFits(recipe: Recipe, gpu: Gpu, teachers?: readonly TeacherWeights[]): void {
   checkRecipeFitsDevice(recipe, recipeVocabSize(recipe), gpu.device.limits, {
     hostMemoryBytes: Math.floor(totalmem() * HOST_MEMORY_SHARE),
     deviceInHostMemory: gpu.report.isSoftware,
+    ...(teachers ? { teachers: teachers.map((t) => t.config) } : {}),
   });
 }
