@@ -12,7 +12,7 @@
 // JSON has no NaN or Infinity; they are written as the strings "NaN", "Infinity", "-Infinity" and
 // read back as numbers, because a NaN loss is exactly what a log must not lose.
 
-import type { Sample, Turn } from '../envs/sample.ts';
+import { type Sample, TOKEN_KINDS, type TokenKind, type Turn } from '../envs/sample.ts';
 import { InputError } from '../errors.ts';
 import { isMetricName, type MetricName } from './glossary.ts';
 
@@ -149,9 +149,26 @@ export interface SampleRecord {
   pieces?: string[];
   /** "p" prompt, "a" action, "o" observation, one character per token. */
   roles: string;
+  /**
+   * Each token's kind (Sample v2), one KIND_LETTERS character per token: who wrote it into this
+   * context. Finer than `roles` (a summary trains like an action; user, fabricated and carried
+   * context tokens do not), which stays for readers of older files.
+   */
+  kinds?: string;
   /** Optional per-token channels (advantage, value, ratio, kl, logprob, …), aligned with tokens. */
   channels?: Record<string, (number | string)[]>;
 }
+
+/** The letter of each token kind in a SampleRecord's `kinds`. */
+export const KIND_LETTERS: Readonly<Record<TokenKind, string>> = {
+  prompt: 'p',
+  action: 'a',
+  observation: 'o',
+  user: 'u',
+  fabricated: 'f',
+  summary: 's',
+  context: 'c',
+};
 
 export function sampleRecord(
   sample: Sample,
@@ -171,6 +188,7 @@ export function sampleRecord(
     done: sample.done,
     tokens: sample.tokens,
     roles,
+    kinds: Array.from(sample.tokenKinds, (code) => KIND_LETTERS[TOKEN_KINDS[code]]).join(''),
   };
   if (extra.pieces) record.pieces = extra.pieces;
   if (extra.channels) {

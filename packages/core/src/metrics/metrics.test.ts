@@ -135,8 +135,26 @@ describe('samples.jsonl records', () => {
       { phase: 'rl', step: 4 },
       { pieces: ['1', '+', '2', '=', '3', '<eos>'], channels: { advantage: [0, 0, 0, 0, 0.5, Number.NaN] } },
     );
-    expect(record).toMatchObject({ roles: 'ppppaa', reward: 1, rolloutId: 2, groupId: 1, step: 4, channels: { advantage: [0, 0, 0, 0, 0.5, 'NaN'] } });
+    expect(record).toMatchObject({
+      roles: 'ppppaa',
+      kinds: 'ppppaa',
+      reward: 1,
+      rolloutId: 2,
+      groupId: 1,
+      step: 4,
+      channels: { advantage: [0, 0, 0, 0, 0.5, 'NaN'] },
+    });
     expect(JSON.parse(formatSampleLine(record))).toEqual(record);
     expect(() => sampleRecord(sample, { phase: 'rl', step: 4 }, { channels: { value: [1, 2] } })).toThrow(/channel "value" has 2 values for 6 tokens/);
+  });
+
+  it('writes each token’s kind, which roles cannot tell apart', () => {
+    const b = new SampleBuilder({ seed: 1, rolloutId: 0, groupId: 0 }, 'q', [1], { carried: [7, 8] });
+    b.addAction([3], [-0.5], 'x', 'stop', 'summary');
+    b.addObservation([4, 5], 'ok', 'fabricated');
+    b.addAction([6, 0], [-0.1, -0.2], 'y', 'eos');
+    const record = sampleRecord(b.finish({ done: true }), { phase: 'rl', step: 1 });
+    expect(record.kinds).toBe('pccsffaa');
+    expect(record.roles).toBe('pppaooaa');
   });
 });

@@ -67,6 +67,10 @@ describe('replay parsing', () => {
     const good = formatSampleLine(sample);
     expect(() => parseSamplesLog(`${good}not json\n`, 'run/samples.jsonl')).toThrow(/run\/samples.jsonl line 2 is not valid JSON/);
     expect(() => parseSamplesLog(formatSampleLine({ ...sample, roles: 'pppp' }))).toThrow(/line 1 has roles "pppp", expected one of p\/a\/o per token \(6\)/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...sample, kinds: 'ppppax' }))).toThrow(
+      /line 1 has kinds "ppppax", expected one of p\/a\/o\/u\/f\/s\/c per token \(6\)/,
+    );
+    expect(parseSamplesLog(formatSampleLine({ ...sample, kinds: 'ppppas' })).samples).toHaveLength(1);
     expect(() => parseSamplesLog(formatSampleLine({ ...sample, channels: { kl: [1, 2] } }))).toThrow(/channel "kl" with 2 values for 6 tokens/);
     expect(() => parseSamplesLog(formatSampleLine({ ...sample, step: -1 }))).toThrow(/has step -1/);
     expect(parseSamplesLog(`${good}{"phase":`).tornTail).toBe(true);

@@ -20,6 +20,8 @@ export interface SamplesLog {
 export const MAX_SKIPPED_LINES = 20;
 
 const ROLES = /^[pao]*$/;
+/** KIND_LETTERS of core's samples.jsonl records (optional: files written before token kinds lack it). */
+const KINDS = /^[paoufsc]*$/;
 
 const decodeNumber = (x: unknown): number =>
   typeof x === 'number' ? x : x === 'NaN' ? Number.NaN : x === 'Infinity' ? Infinity : x === '-Infinity' ? -Infinity : Number.NaN;
@@ -39,6 +41,8 @@ function sampleProblem(json: Record<string, unknown>): string | undefined {
   const n = json.tokens.length;
   if (typeof json.roles !== 'string' || json.roles.length !== n || !ROLES.test(json.roles))
     return `has roles ${JSON.stringify(json.roles)}, expected one of p/a/o per token (${n})`;
+  if (json.kinds !== undefined && (typeof json.kinds !== 'string' || json.kinds.length !== n || !KINDS.test(json.kinds)))
+    return `has kinds ${JSON.stringify(json.kinds)}, expected one of p/a/o/u/f/s/c per token (${n})`;
   if (json.pieces !== undefined && (!Array.isArray(json.pieces) || json.pieces.length !== n || !json.pieces.every((s) => typeof s === 'string')))
     return `has pieces that are not ${n} strings`;
   if (json.channels !== undefined) {
