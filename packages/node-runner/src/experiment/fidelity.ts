@@ -55,14 +55,10 @@ export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
     for (const o of row.outcomes) {
       const verdict =
         row.finished < row.planned ? `incomplete (${row.finished} of ${row.planned} runs finished; ${o.paired.verdict} so far)` : o.paired.verdict;
-      lines.push(`| ${name} | ${o.comparison.arm} vs ${o.comparison.against}: ${o.comparison.claim} | ${verdict} | ${o.seeds.length} |`);
+      const on = o.comparison.skill ? ` (${o.comparison.skill} problems)` : '';
+      lines.push(`| ${name} | ${o.comparison.arm} vs ${o.comparison.against}${on}: ${o.comparison.claim} | ${verdict} | ${o.seeds.length} |`);
     }
   }
-  lines.push(
-    '',
-    'Not declared yet: **multi-teacher-opd** (a student distilled from two experts: its arms need the',
-    'expert runs trained first, which a report of recipe overrides cannot state yet).',
-    '',
-  );
+  lines.push('');
   return lines.join('\n');
 }
