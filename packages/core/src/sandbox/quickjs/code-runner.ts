@@ -68,10 +68,10 @@ export interface CodeResult {
   stdout: string;
   /** True when console output was cut at the limit. */
   stdoutTruncated: boolean;
-  /** Interrupt polls used (see `CodeLimits.steps`). */
-  steps: number;
-  /** Size of the WASM linear memory when the run ended, in bytes (it never shrinks, so this is the peak). */
-  heapBytes: number;
+  /** Interrupt polls used (see `CodeLimits.steps`); null when a worker was terminated before it could report. */
+  steps: number | null;
+  /** Size of the WASM linear memory when the run ended, in bytes (it never shrinks, so this is the peak); null as for `steps`. */
+  heapBytes: number | null;
 }
 
 export interface CodeRunner {
