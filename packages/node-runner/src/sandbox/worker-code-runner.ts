@@ -2,8 +2,8 @@
 // under a wall-clock safety timer that terminates the thread. The in-VM limits (steps, memory,
 // stack, output) are counted and deterministic; this timer is the one limit that reads a clock,
 // and it exists because some code never reaches a poll: a single builtin call such as
-// `Array.prototype.indexOf.call({ length: 2 ** 32 - 1 })` ran past 8 s against a 1 s interrupt
-// deadline in quickjs-emscripten 0.32.0. A terminated run is status 'timeout' (the trainer's
+// `Array.prototype.indexOf.call({ length: 2 ** 32 - 1 }, 1)` polled nothing and had not returned
+// after 290 s in quickjs-emscripten 0.32.0. A terminated run is status 'timeout' (the trainer's
 // 'aborted'), and the next run starts a fresh thread.
 //
 // The thread is also what makes deep native recursion safe: with `resourceLimits.stackSizeMb: 16`

@@ -1,13 +1,13 @@
 // The portable code runner: QuickJS compiled to WASM (quickjs-emscripten 0.32.0, release-sync
 // variant), so the same file runs agent code in Node, Deno and a browser worker. Each run gets a
-// fresh WASM module with its own linear memory (about 13 ms to instantiate in Node 20), so nothing
+// fresh WASM module with its own linear memory (a three-case run took 9.6 ms, median of 30, in Node 20), so nothing
 // one run does, leaks or corrupts reaches the next, and replay does not depend on run order.
 //
 // Limits, and what each really bounds (measured on 0.32.0; docs/sandbox-code-runner.md):
 // - steps: the interrupt handler counts polls; no clock is read, so a replay stops at the same poll.
 // - memory: `setMemoryLimit` alone does not bound total memory (under Emscripten quickjs's usable-size
 //   hook returns 0, so it refuses only single allocations bigger than the limit: 60 × 16 MiB
-//   ArrayBuffers under a 32 MiB limit reached about 1 GB). So the module gets an imported
+//   ArrayBuffers under a 32 MiB limit grew the memory to 965 MiB). So the module gets an imported
 //   `WebAssembly.Memory` whose maximum is HARD_WALL_FACTOR × memoryBytes, which no allocation can
 //   pass, even inside a builtin that never polls; and the interrupt handler stops the run once the
 //   memory has grown past memoryBytes, which also catches code that catches its own out-of-memory
@@ -17,7 +17,7 @@
 //   host RangeError, reported as 'crashed'. Only a worker with a larger host stack turns those into
 //   QuickJS errors (node-runner's WorkerCodeRunner).
 // Not bounded here: wall-clock time. A single builtin call does not poll (`Array.prototype.indexOf`
-// over 2^32 - 1 holes ran past 8 s), so this runner on the main thread is not a security boundary;
+// over 2^32 - 1 holes had not returned after 290 s), so this runner on the main thread is not a security boundary;
 // the worker's timer is the outer kill.
 //
 // Every handle is disposed in `finally`. After a host exception the module is discarded instead:
