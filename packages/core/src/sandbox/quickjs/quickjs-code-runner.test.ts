@@ -152,6 +152,14 @@ describe('QuickJsCodeRunner', () => {
     expect((await crashRunner.run(evaluate('6 * 7'))).outcomes).toEqual([{ ok: true, value: 42 }]);
   });
 
+  it('keeps the result when disposal aborts after a promise job hit the memory wall, and discards the module', async () => {
+    const jobRunner = new QuickJsCodeRunner();
+    const result = await jobRunner.run(evaluate('Promise.resolve().then(() => { const kept = []; for (;;) kept.push(new ArrayBuffer(1 << 20)); }); 1'));
+    expect(result.status).toBe('memory-limit');
+    expect(result.outcomes).toEqual([{ ok: true, value: 1 }]);
+    expect(jobRunner.liveCounts()).toEqual({ runtimes: 0, contexts: 0, handles: 0, discardedModules: 1 });
+  });
+
   it('captures console output and caps a runaway console.log', async () => {
     const small = await runner.run(evaluate('console.log("a", 1, { b: [2] }); console.error("e"); 0'));
     expect(small.stdout).toBe('a 1 {"b":[2]}\ne\n');
@@ -199,6 +207,7 @@ describe('QuickJsCodeRunner', () => {
       'function f() { throw undefined; }',
       'function f() { const k = []; for (;;) k.push(new ArrayBuffer(1 << 24)); }',
       'function f(x) { console.log(x); return Promise.resolve(x); }',
+      'function f() { return JSON.parse("[".repeat(100000)); }',
     ];
     const statuses: string[] = [];
     for (let i = 0; i < 50; i++) {
@@ -210,7 +219,10 @@ describe('QuickJsCodeRunner', () => {
       });
       statuses.push(result.status);
     }
-    expect(new Set(statuses)).toEqual(new Set(['ok', 'step-limit', 'error', 'memory-limit']));
-    expect(batchRunner.liveCounts()).toEqual({ runtimes: 0, contexts: 0, handles: 0, discardedModules: 0 });
+    expect(new Set(statuses)).toEqual(new Set(['ok', 'step-limit', 'error', 'memory-limit', 'crashed']));
+    // Only the host stack overflows (on this thread) leave a module behind, dropped rather than disposed.
+    const crashed = statuses.filter((status) => status === 'crashed').length;
+    expect(crashed).toBe(8);
+    expect(batchRunner.liveCounts()).toEqual({ runtimes: 0, contexts: 0, handles: 0, discardedModules: crashed });
   });
 });

@@ -1,7 +1,8 @@
 // The portable code runner: QuickJS compiled to WASM (quickjs-emscripten 0.32.0, release-sync
-// variant), so the same file runs agent code in Node, Deno and a browser worker. Each run gets a
-// fresh WASM module with its own linear memory (a three-case run took 9.6 ms, median of 30, in Node 20), so nothing
-// one run does, leaks or corrupts reaches the next, and replay does not depend on run order.
+// variant) driven by plain TypeScript, so the same file runs in Node, Deno and (not yet tried) a
+// browser worker. Each run gets a fresh WASM module with its own linear memory (a three-case run
+// took 9.6 ms, median of 30, in Node 20), so nothing one run does, leaks or corrupts reaches the
+// next, and replay does not depend on run order.
 //
 // Limits, and what each really bounds (measured on 0.32.0; docs/sandbox-code-runner.md):
 // - steps: the interrupt handler counts polls; no clock is read, so a replay stops at the same poll.
@@ -170,13 +171,14 @@ export class QuickJsCodeRunner implements CodeRunner {
     } catch (error) {
       hostFailure = error;
     } finally {
-      if (hostFailure === undefined) hostFailure = this.#release(owned, context, runtime);
+      if (hostFailure === undefined) this.#release(owned, context, runtime);
       else this.#discard(owned, context, runtime);
     }
 
     // Memory grown past the limit between the last poll and the end of the run counts too, so the
-    // status does not depend on where the polls happened to fall.
-    if (stop === null && hostFailure === undefined && memory.buffer.byteLength > limits.memoryBytes) stop = 'memory-limit';
+    // status does not depend on where the polls happened to fall; it is the cause when the host
+    // side then failed as well.
+    if (stop === null && memory.buffer.byteLength > limits.memoryBytes) stop = 'memory-limit';
     const status: CodeStatus = stop ?? (hostFailure !== undefined ? 'crashed' : firstError !== undefined ? 'error' : 'ok');
     const message = stopMessage(status, request, firstError, hostFailure);
     return {
@@ -190,26 +192,33 @@ export class QuickJsCodeRunner implements CodeRunner {
     };
   }
 
-  /** Disposes every handle, then the context and runtime; a disposal that throws discards the rest and is returned. */
-  #release(owned: QuickJSHandle[], context: QuickJSContext | undefined, runtime: QuickJSRuntime | undefined): unknown {
+  /**
+   * Disposes every handle, then the context and runtime. A disposal that throws discards the rest
+   * and leaves the run's result as it was: everything was read out before. Measured: a promise job
+   * stopped by the memory wall leaves objects QuickJS cannot free, and `JS_FreeRuntime` then aborts
+   * the WASM (`Assertion failed: list_empty(&rt->gc_obj_list)`).
+   */
+  #release(owned: QuickJSHandle[], context: QuickJSContext | undefined, runtime: QuickJSRuntime | undefined): void {
+    let contextLeft = context;
+    let runtimeLeft = runtime;
     try {
       for (let i = owned.length - 1; i >= 0; i--) {
         if (owned[i].alive) owned[i].dispose();
         owned.pop();
         this.#handles--;
       }
-      if (context !== undefined) {
-        context.dispose();
+      if (contextLeft !== undefined) {
+        contextLeft.dispose();
+        contextLeft = undefined;
         this.#contexts--;
       }
-      if (runtime !== undefined) {
-        runtime.dispose();
+      if (runtimeLeft !== undefined) {
+        runtimeLeft.dispose();
+        runtimeLeft = undefined;
         this.#runtimes--;
       }
-      return undefined;
-    } catch (error) {
-      this.#discard(owned, context?.alive ? context : undefined, runtime?.alive ? runtime : undefined);
-      return error;
+    } catch {
+      this.#discard(owned, contextLeft, runtimeLeft);
     }
   }
 
