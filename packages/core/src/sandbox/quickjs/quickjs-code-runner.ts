@@ -137,11 +137,12 @@ export class QuickJsCodeRunner implements CodeRunner {
         if (encoded.error) return { ok: false, error: describe(own(encoded.error)) };
         return { ok: true, value: JSON.parse(ctx.getString(own(encoded.value))) as JsonValue };
       };
-      // Records a finished outcome; false when a limit stopped the run, whose unfinished case is dropped.
+      // The run's first error; QuickJS running out of memory is the memory limit, not the agent's error.
       const fail = (error: string): void => {
         if (stop === null && error === OUT_OF_MEMORY) stop = 'memory-limit';
         firstError ??= error;
       };
+      // Records a finished outcome; false when a limit stopped the run, whose unfinished case is dropped.
       const record = (outcome: CaseOutcome): boolean => {
         if (!outcome.ok) fail(outcome.error);
         if (stop !== null) return false;
@@ -232,7 +233,7 @@ export class QuickJsCodeRunner implements CodeRunner {
   }
 }
 
-/** Runs queued promise jobs until none is left or one fails (an interrupt fails every job after it). */
+/** Runs queued promise jobs until none is left or one throws (an interrupted job does). */
 function drainJobs(runtime: QuickJSRuntime, own: (handle: QuickJSHandle) => QuickJSHandle): void {
   const jobs = runtime.executePendingJobs();
   if (jobs.error) own(jobs.error);
