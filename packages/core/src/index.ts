@@ -235,6 +235,21 @@ export {
   RecipeSchema,
 } from './recipe/schema.ts';
 export { formatRecipeTable, type RecipeDifference, recipeDifferences, recipeValue } from './recipe/table.ts';
+// The QuickJS code runner (sandbox/quickjs/): agent-written JavaScript run against test inputs under limits.
+export {
+  type CaseOutcome,
+  CODE_STATUSES,
+  type CodeEntry,
+  type CodeLimits,
+  type CodeRequest,
+  type CodeResult,
+  type CodeRunner,
+  type CodeStatus,
+  checkCodeRequest,
+  MIN_MEMORY_BYTES,
+} from './sandbox/quickjs/code-runner.ts';
+export { HARD_WALL_FACTOR, QuickJsCodeRunner, type QuickJsLiveCounts } from './sandbox/quickjs/quickjs-code-runner.ts';
+export { FIXED_TIME_MS } from './sandbox/quickjs/vm-prelude.ts';
 export {
   CharTokenizer,
   type CharTokenizerOptions,
