@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type Tool, toolSpec } from './tool.ts';
+import { defineTool, type Tool, type ToolContext, toolSpec } from './tool.ts';
 import { extractToolCall, parseToolCall, runToolCall, toolUsage, truncateText } from './tool-call.ts';
 
 type Files = Map<string, string>;
@@ -14,11 +14,12 @@ const add = defineTool<Files, z.ZodObject<{ a: z.ZodNumber; b: z.ZodNumber }>>({
   parameters: z.object({ a: z.number().int(), b: z.number().int() }),
   run: ({ a, b }) => String(a + b),
 });
-const write = defineTool<Files, z.ZodObject<{ path: z.ZodString; text: z.ZodString }>>({
+// Both type parameters inferred: the arguments from the schema, the sandbox from the context's annotation.
+const write = defineTool({
   name: 'write',
   description: 'Writes text to a file.',
   parameters: z.object({ path: z.string().min(1), text: z.string() }),
-  run: ({ path, text }, ctx) => {
+  run: ({ path, text }, ctx: ToolContext<Files>) => {
     ctx.sandbox.set(path, text);
     return { text: `wrote ${text.length} characters`, info: { written: path } };
   },
