@@ -1,8 +1,8 @@
 // The environment interface (v2): text in, text out. The policy's action is text decoded from the ids
 // it sampled; the environment answers with an observation (a tool result, a user turn) or ends the
 // episode. It does not score: the reward comes from the environment's verifier (verifier.ts), which
-// the episode runner calls once the episode is over, on the whole trajectory — as prime-intellect's
-// `verifiers` attaches a rubric to an environment instead of returning rewards from `step`. Token ids
+// the episode runner calls once the episode is over, on the whole trajectory — as
+// PrimeIntellect-ai/verifiers gives an environment a rubric instead of rewards from `step`. Token ids
 // never cross this boundary, so an environment works with any tokenizer; the episode runner
 // (episode.ts) owns the ids and records them exactly as sampled (docs/algorithms/README.md §6,
 // "string in, token out").

@@ -2,8 +2,8 @@
 // trajectory (the final answer, whether the tests pass in the sandbox afterwards), not of one step,
 // so environments no longer return rewards and the episode runner (episode.ts) calls the verifier
 // at the end, before `close()`, and places the reward on the last action token
-// (docs/algorithms/README.md §1). This follows the verifier/rubric split of prime-intellect's
-// `verifiers` and of RLVR generally (a verifiable reward computed from the output, arXiv:2411.15124).
+// (docs/algorithms/README.md §1). This follows the environment/rubric split of
+// PrimeIntellect-ai/verifiers and RLVR (a verifiable reward computed from the output, Tülu 3, arXiv:2411.15124).
 //
 // Built here: the answer verifier (exact match of the final action). A unit-test verifier runs the
 // task's tests in the episode's sandbox and fits the same interface; it lives with the sandbox.
