@@ -58,22 +58,46 @@ export {
   type AdditionProblem,
   additionProblem,
   additionProblemCount,
-  additionReward,
   additionSftExample,
   type DigitRange,
   distinctAdditionProblems,
   makeAdditionProblem,
 } from './envs/addition.ts';
-export type { ActionEnding, Environment, JsonValue, MaybePromise, SftExample, StepResult, Vocabulary } from './envs/environment.ts';
-export { type BatchSampler, collectRollouts, type EpisodeRequest, type Generation, type RolloutLimits, type TokenCodec } from './envs/episode.ts';
+export {
+  type ActionEnding,
+  type Environment,
+  type EnvText,
+  type EnvTextPart,
+  type EpisodeStart,
+  type Info,
+  type JsonValue,
+  type MaybePromise,
+  renderEnvText,
+  type SftExample,
+  type StepOutcome,
+  type ToolCallOutcome,
+  type Vocabulary,
+} from './envs/environment.ts';
+export {
+  type BatchSampler,
+  collectRollouts,
+  type EpisodeRequest,
+  encodeEnvText,
+  type Generation,
+  type RolloutLimits,
+  type TokenCodec,
+} from './envs/episode.ts';
 export { MixedEnv, SKILL_TAGS, type SkillTag } from './envs/mixed.ts';
+export { ROLLOUT_STATUSES, type RolloutStatus, STATUS_RULES, type StatusRule } from './envs/rollout-status.ts';
 export {
   type ActionKind,
   actionTokenCount,
   type ContextOptions,
   checkSampleMasks,
   ENVIRONMENT_KINDS,
+  emptyToolCallCounts,
   failedSample,
+  failureStatus,
   KIND_CODE,
   maskOfKinds,
   type ObservationKind,
@@ -85,6 +109,7 @@ export {
   type StepReward,
   TOKEN_KINDS,
   type TokenKind,
+  type ToolCallCounts,
   TRAINABLE_KINDS,
   type Turn,
   tokenRewards,
@@ -115,6 +140,31 @@ export {
   taskSkills,
   taskVocabulary,
 } from './envs/tasks.ts';
+export { defineTool, type EpisodeState, type Tool, type ToolContext, type ToolOutput, type ToolParameters, type ToolSpec, toolSpec } from './envs/tool.ts';
+export {
+  extractToolCall,
+  failedCall,
+  type KeepSide,
+  type OutputLimit,
+  type ParsedToolCall,
+  parseToolCall,
+  runToolCall,
+  TOOL_CALL_CLOSE,
+  TOOL_CALL_OPEN,
+  type ToolCallResult,
+  toolCallMetrics,
+  toolResultText,
+  toolUsage,
+  truncateText,
+} from './envs/tool-call.ts';
+export {
+  DEFAULT_OUTPUT_LIMIT,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  ToolEnvironment,
+  type ToolEnvironmentOptions,
+  type ToolTask,
+} from './envs/tool-env.ts';
+export { AnswerVerifier, type Trajectory, type Verification, type Verifier } from './envs/verifier.ts';
 export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';
 export {
   isMetricName,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADDITION_VOCABULARY, AdditionEnv, additionProblem, additionProblemCount, distinctAdditionProblems, makeAdditionProblem } from './addition.ts';
+import type { ActionEnding, Environment, EpisodeStart } from './environment.ts';
 import { episodeSeed, mixSeed } from './seeds.ts';
 import { createTask, taskChecks, taskLimits } from './tasks.ts';
 
@@ -67,14 +68,19 @@ describe('addition problems', () => {
 });
 
 describe('AdditionEnv', () => {
-  it('rewards the exact answer ended by end-of-sequence, and nothing else', () => {
+  /** One episode of seed 3 answered with `action`, scored by the environment's verifier. */
+  function answered(env: AdditionEnv, action: string, ending: ActionEnding) {
+    const start = env.reset(3);
+    expect(env.step(action, ending)).toEqual({ done: true });
+    env.close();
+    return env.verifier.score({ seed: 3, prompt: start.prompt as string, turns: [{ action, ending }], status: 'completed', info: start.info ?? {} });
+  }
+
+  it('its verifier rewards the exact answer ended by end-of-sequence, and nothing else', () => {
     const env = new AdditionEnv(range);
-    const prompt = env.reset(3);
     const p = additionProblem(3, range);
-    expect(prompt).toBe(p.prompt);
-    const r = env.step(p.answer, 'eos');
-    expect(r).toMatchObject({ reward: 1, done: true, info: { expected: p.answer, correct: true } });
-    expect(r.observation).toBeUndefined();
+    expect(env.reset(3)).toEqual({ prompt: p.prompt, info: { a: p.a, b: p.b, expected: p.answer } });
+    expect(answered(env, p.answer, 'eos')).toEqual({ reward: 1, info: { got: p.answer, ending: 'eos', correct: true } });
     const wrong = [
       [p.answer, 'length'],
       [`${p.answer}0`, 'eos'],
@@ -83,10 +89,7 @@ describe('AdditionEnv', () => {
       [` ${p.answer}`, 'eos'],
       ['', 'eos'],
     ] as const;
-    for (const [action, ending] of wrong) {
-      env.reset(3);
-      expect(env.step(action, ending).reward).toBe(0);
-    }
+    for (const [action, ending] of wrong) expect(answered(env, action, ending)).toMatchObject({ reward: 0, info: { correct: false } });
   });
 
   it('refuses a step without a reset, and a second step in one episode', () => {
@@ -103,6 +106,9 @@ describe('AdditionEnv', () => {
   });
 });
 
+/** The prompt of a (synchronous) environment's episode of `seed`. */
+const promptOf = (env: Environment, seed: number) => (env.reset(seed) as EpisodeStart).prompt as string;
+
 describe('addition task', () => {
   const config = { env: 'addition' as const, addition: { minDigits: 1, maxDigits: 2, oodMinDigits: 3, oodMaxDigits: 4 } };
   const sizes = { heldOutSize: 300, oodSize: 50 };
@@ -110,13 +116,13 @@ describe('addition task', () => {
   const key = (prompt: string) => prompt;
 
   it('held-out problems never appear in training episodes or SFT examples', () => {
-    const heldOut = new Set(task.evalSeeds('heldOut').map((s) => key(task.createEnv('heldOut').reset(s) as string)));
+    const heldOut = new Set(task.evalSeeds('heldOut').map((s) => key(promptOf(task.createEnv('heldOut'), s))));
     expect(heldOut.size).toBe(300);
     const env = task.createEnv('train');
     let overlapsWithoutExclusion = 0;
     for (let i = 0; i < 3000; i++) {
       const seed = task.trainSeed(11, i);
-      expect(heldOut.has(env.reset(seed) as string)).toBe(false);
+      expect(heldOut.has(promptOf(env, seed))).toBe(false);
       if (heldOut.has(additionProblem(seed, { minDigits: 1, maxDigits: 2 }).prompt)) overlapsWithoutExclusion++;
       expect(heldOut.has(task.sftExample(11, i).prompt)).toBe(false);
     }
@@ -128,7 +134,7 @@ describe('addition task', () => {
     expect(createTask(config, sizes).evalSeeds('heldOut')).toEqual(task.evalSeeds('heldOut'));
     const env = task.createEnv('ood');
     for (const s of task.evalSeeds('ood')) {
-      const [a, b] = (env.reset(s) as string).slice(0, -1).split('+');
+      const [a, b] = promptOf(env, s).slice(0, -1).split('+');
       expect(Math.min(a.length, b.length)).toBeGreaterThanOrEqual(3);
       expect(Math.max(a.length, b.length)).toBeLessThanOrEqual(4);
     }

@@ -1,6 +1,7 @@
 // E1 Add (docs/algorithms/README.md §8): the prompt is "a+b=" with operands of n digits, n drawn uniformly from
 // a configurable range; the answer is the sum written most-significant digit first, then the
-// end-of-sequence token. Reward 1 for the exact answer ended by end-of-sequence, else 0.
+// end-of-sequence token. Reward 1 for the exact answer ended by end-of-sequence, else 0: the
+// answer verifier (verifier.ts) on the expected answer the episode puts in its info.
 //
 // Every episode is a pure function of its seed. Held-out problems are removed from training by
 // value (not only by seed), so "held-out success" measures generalisation, not recall; the OOD set
@@ -8,7 +9,8 @@
 // BigInt, so any digit count is exact.
 
 import { SeededRandom } from '@horizon/kernels';
-import type { ActionEnding, Environment, SftExample, StepResult, Vocabulary } from './environment.ts';
+import type { ActionEnding, Environment, EpisodeStart, SftExample, StepOutcome, Vocabulary } from './environment.ts';
+import { AnswerVerifier } from './verifier.ts';
 
 export interface DigitRange {
   minDigits: number;
@@ -115,15 +117,10 @@ export function distinctAdditionProblems(count: number, range: DigitRange, seedA
   return { seeds, problems };
 }
 
-/** Exact-match reward: the answer digits followed by end-of-sequence. */
-export function additionReward(problem: AdditionProblem, action: string, ending: ActionEnding): number {
-  return ending === 'eos' && action === problem.answer ? 1 : 0;
-}
-
-/** One single-turn addition episode per reset. */
+/** One single-turn addition episode per reset: the first action is the answer, and ends it. */
 export class AdditionEnv implements Environment {
   readonly name = 'addition';
-  readonly stopStrings: readonly string[] = [];
+  readonly verifier = new AnswerVerifier();
   private problem: AdditionProblem | undefined;
 
   /** `exclude`: problem keys "a+b" never to produce (the held-out set, for training envs). */
@@ -134,9 +131,10 @@ export class AdditionEnv implements Environment {
     validateDigitRange(range);
   }
 
-  reset(seed: number): string {
-    this.problem = additionProblem(seed, this.range, this.exclude);
-    return this.problem.prompt;
+  reset(seed: number): EpisodeStart {
+    const p = additionProblem(seed, this.range, this.exclude);
+    this.problem = p;
+    return { prompt: p.prompt, info: { a: p.a, b: p.b, expected: p.answer } };
   }
 
   /** The current problem (for logging); undefined before the first reset. */
@@ -144,12 +142,14 @@ export class AdditionEnv implements Environment {
     return this.problem;
   }
 
-  step(action: string, ending: ActionEnding): StepResult {
-    const problem = this.problem;
-    if (!problem) throw new Error('AdditionEnv.step called before reset (or twice in one episode)');
+  step(_action: string, _ending: ActionEnding): StepOutcome {
+    if (!this.problem) throw new Error('AdditionEnv.step called before reset (or twice in one episode)');
     this.problem = undefined;
-    const reward = additionReward(problem, action, ending);
-    return { reward, done: true, info: { a: problem.a, b: problem.b, expected: problem.answer, got: action, ending, correct: reward === 1 } };
+    return { done: true };
+  }
+
+  close(): void {
+    this.problem = undefined;
   }
 }
 

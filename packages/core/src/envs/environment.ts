@@ -1,44 +1,84 @@
-// The environment interface: text in, text out. The policy's action is text decoded from the ids it
-// sampled; the environment answers with an observation (a tool result, a user turn) or ends the
-// episode. Token ids never cross this boundary, so an environment works with any tokenizer; the
-// episode runner (episode.ts) owns the ids, and records them exactly as sampled (docs/algorithms/README.md §6,
+// The environment interface (v2): text in, text out. The policy's action is text decoded from the ids
+// it sampled; the environment answers with an observation (a tool result, a user turn) or ends the
+// episode. It does not score: the reward comes from the environment's verifier (verifier.ts), which
+// the episode runner calls once the episode is over, on the whole trajectory — as
+// PrimeIntellect-ai/verifiers gives an environment a rubric instead of rewards from `step`. Token ids
+// never cross this boundary, so an environment works with any tokenizer; the episode runner
+// (episode.ts) owns the ids and records them exactly as sampled (docs/algorithms/README.md §6,
 // "string in, token out").
+//
+// Environment text is never parsed for special tokens: a plain string is encoded with specials off,
+// so a file or a tool output holding "<eos>" or "</tool_result>" stays characters and cannot forge a
+// turn. The environment's own markup is written as explicit `{ special }` parts (EnvText).
+
+import type { SpecialToken } from '../tokenizer/char-tokenizer.ts';
+import type { ObservationKind } from './sample.ts';
+import type { Verifier } from './verifier.ts';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type MaybePromise<T> = T | Promise<T>;
+/** Diagnostics for logs, the UI and the verifier (e.g. the expected answer). JSON-safe. */
+export type Info = Record<string, JsonValue>;
 
 /**
  * Why the policy's action ended:
  * - `eos`: it sampled the end-of-sequence token (not part of the action text);
- * - `stop`: its text reached one of the environment's stop strings (part of the action text) —
+ * - `stop`: its text reached one of the episode's stop strings (part of the action text) —
  *   a tool call is complete and the environment should answer it;
  * - `length`: it ran out of new-token budget or context before either.
  */
 export type ActionEnding = 'eos' | 'stop' | 'length';
 
-export interface StepResult {
-  /** Text appended to the context after the action (tool output, user turn); absent when done. */
-  observation?: string;
-  /** Reward for this step; the runner places it on the last token of the action (docs/algorithms/README.md §1). */
-  reward: number;
-  /** The episode is over (a true terminal: no bootstrap value). */
-  done: boolean;
-  /** Diagnostics for logs and the UI (e.g. the expected answer, whether it was correct). JSON-safe. */
-  info: Record<string, JsonValue>;
+/** One piece of environment text: characters (specials never parsed), or one special token the environment writes as markup. */
+export type EnvTextPart = string | { special: SpecialToken };
+/** Text the environment writes into the context: a plain string, or parts mixing characters and markup. */
+export type EnvText = string | readonly EnvTextPart[];
+
+/** How a tool call went (tool-call.ts); the runner counts them per rollout. */
+export type ToolCallOutcome = 'ok' | 'syntax' | 'unknown_tool' | 'schema' | 'missing_stop' | 'tool_error' | 'timeout';
+
+export interface EpisodeStart {
+  /** The first prompt. */
+  prompt: EnvText;
+  /**
+   * Strings that end this episode's actions early, e.g. "</tool_call>" after a tool call. The sampler
+   * checks them on the row's decoded text, per row (never pooled across a batch); the stop string is
+   * part of the action text. Absent or empty for single-turn tasks.
+   */
+  stopStrings?: readonly string[];
+  /** What the verifier needs to know about the episode (the expected answer, the task's tag). */
+  info?: Info;
 }
+
+export type StepOutcome =
+  | {
+      /** The episode is over (a true terminal: no bootstrap value); the verifier scores it next. */
+      done: true;
+      /** Added to the episode's info (later keys win). */
+      info?: Info;
+    }
+  | {
+      done: false;
+      /** Text appended to the context after the action. */
+      observation: EnvText;
+      /** Who wrote it (sample.ts TOKEN_KINDS; none trains); default `observation`, a tool result. */
+      kind?: ObservationKind;
+      info?: Info;
+      /** Present when the action was a tool call: how it went, and whether its output was cut to the limit. */
+      toolCall?: { outcome: ToolCallOutcome; outputTruncated: boolean };
+    };
 
 export interface Environment {
   /** Short name, e.g. "addition". */
   readonly name: string;
-  /**
-   * Strings that end an action early, e.g. "</call>" after a tool call. The sampler checks them
-   * on decoded text; the stop string is included in the action text. Empty for single-turn tasks.
-   */
-  readonly stopStrings: readonly string[];
-  /** Starts an episode; the same seed always gives the same episode. Returns the first prompt text. */
-  reset(seed: number): MaybePromise<string>;
+  /** Scores an episode once it is over; the runner places the reward on its last action token. */
+  readonly verifier: Verifier;
+  /** Starts an episode; the same seed always gives the same episode. */
+  reset(seed: number): MaybePromise<EpisodeStart>;
   /** Applies one action (decoded text, without the end-of-sequence token) and says what happened. */
-  step(action: string, ending: ActionEnding): MaybePromise<StepResult>;
+  step(action: string, ending: ActionEnding): MaybePromise<StepOutcome>;
+  /** Ends the episode and frees what it holds (a sandbox); called once per reset, after the verifier. */
+  close(): MaybePromise<void>;
 }
 
 /** The characters and special tokens an environment's text uses: `new CharTokenizer(vocabulary)`. */
@@ -55,4 +95,9 @@ export interface Vocabulary {
 export interface SftExample {
   prompt: string;
   completion: string;
+}
+
+/** EnvText as one string, each special written as its name (for logs and Turn records). */
+export function renderEnvText(text: EnvText): string {
+  return typeof text === 'string' ? text : text.map((part) => (typeof part === 'string' ? part : part.special)).join('');
 }

@@ -1,20 +1,38 @@
-// Runs episodes: environment text ↔ token ids ↔ a batched sampler, turn by turn, producing Samples.
-// All active episodes of a batch generate together (one sampler call per turn), which is what a
-// GPU sampler wants; single-turn tasks finish in one call. The sampler owns the model and the stop
-// checks; this file owns masks, reward placement, truncation and context budgets.
+// Runs episodes: environment text ↔ token ids ↔ a batched sampler, producing one Sample each. The
+// sampler owns the model and the stop checks; this file owns masks, reward placement, statuses and
+// context budgets.
 //
-// A rollout that fails — its environment throws in reset or step, or the sampler aborts its row —
-// ends there as a Sample with `failure` set; the other episodes of the batch run on. The trainer
-// drops failed rollouts from their groups (train/valid-rollouts.ts), so one crashing tool call
-// costs one rollout, not the iteration.
+// Scheduling. Up to `maxConcurrentEpisodes` episodes are open at once (reset … close). Each is either
+// ready (waiting for its next action) or busy (its reset, step, verifier or close is running). One
+// sampler call at a time takes every ready episode, in request order, each with its own stop
+// strings; the steps it triggers run concurrently. Before a call the runner waits for busy episodes
+// until all are ready or `gatherMs` has passed (default 0: one macrotask turn, so steps that compute
+// without waiting on I/O — addition, the tests' tools — are always in the same call, and a batch of
+// them runs exactly as a lock-step loop would). A tool still running after that joins a later call:
+// one slow tool does not hold the batch. Which rows share a call then depends on timing, and the GPU
+// sampler keys its noise per call and row index (train/gpu-sampler.ts), so with slow tools a replay
+// draws the same tokens only once the noise is keyed per rollout instead.
+//
+// Statuses (rollout-status.ts). The environment ending an episode makes it `completed`; the runner
+// cutting it at `maxTurns` actions, a full context or an observation that does not fit makes it
+// `truncated`; both are scored by the environment's verifier, whose reward goes on the last action
+// token. A sampler abort makes it `aborted`; an environment or verifier that throws, `failed`; the
+// other episodes run on, and the trainer drops these (train/valid-rollouts.ts).
+//
+// Environment text is encoded with special tokens off; only its explicit `{ special }` parts become
+// special ids (environment.ts), so an observation cannot forge the markup around it.
 
-import type { ActionEnding, Environment } from './environment.ts';
-import { failedSample, type Sample, SampleBuilder } from './sample.ts';
+import type { SpecialToken } from '../tokenizer/char-tokenizer.ts';
+import { type ActionEnding, type Environment, type EnvText, type Info, renderEnvText } from './environment.ts';
+import { emptyToolCallCounts, failedSample, type RolloutFailure, type Sample, SampleBuilder, type ToolCallCounts } from './sample.ts';
 
 /** What the runner needs from a tokenizer; CharTokenizer (../tokenizer/char-tokenizer.ts) is one. */
 export interface TokenCodec {
-  encode(text: string): number[];
+  /** `{ specials: false }` encodes special-token names as their characters; the runner encodes all environment text so. */
+  encode(text: string, options?: { specials?: boolean }): number[];
   decode(ids: readonly number[]): string;
+  /** The id of a special token the environment writes as markup (a RangeError if the tokenizer lacks it). */
+  id(special: SpecialToken): number;
   /** The end-of-sequence token id: sampling it ends the action with ending 'eos'. */
   readonly eosId: number;
 }
@@ -25,16 +43,17 @@ export interface Generation {
   /** log π_roll of each sampled id (the distribution it was actually drawn from). */
   logprobs: number[];
   ending: ActionEnding;
-  /** The sampler gave up on this row (why, in one sentence): the episode ends as a failed rollout. */
+  /** The sampler gave up on this row (why, in one sentence): the episode ends as an aborted rollout. */
   aborted?: string;
 }
 
 export interface BatchSampler {
   /**
-   * Continues every context by at most `budgets[i]` tokens, stopping a row at end-of-sequence or
-   * when its decoded new text ends with one of `stopStrings`. Returns one Generation per context.
+   * Continues every context by at most `budgets[i]` tokens, stopping row i at end-of-sequence or
+   * when its decoded new text ends with one of `stopStrings[i]` (its own episode's). Returns one
+   * Generation per context.
    */
-  generate(contexts: readonly (readonly number[])[], budgets: readonly number[], stopStrings: readonly string[]): Promise<Generation[]>;
+  generate(contexts: readonly (readonly number[])[], budgets: readonly number[], stopStrings: readonly (readonly string[])[]): Promise<Generation[]>;
 }
 
 export interface EpisodeRequest {
@@ -51,6 +70,10 @@ export interface RolloutLimits {
   maxNewTokens: number;
   /** Actions per episode before it is cut as truncated. */
   maxTurns: number;
+  /** Episodes open at once (reset … close); default all of the batch. */
+  maxConcurrentEpisodes?: number;
+  /** Milliseconds a sampler call waits for busy episodes once one is ready; default 0 (one macrotask turn). */
+  gatherMs?: number;
 }
 
 function checkLimits(limits: RolloutLimits): void {
@@ -58,6 +81,10 @@ function checkLimits(limits: RolloutLimits): void {
     const v = limits[key];
     if (!Number.isInteger(v) || v < 1) throw new RangeError(`${key} must be a positive integer, got ${v}`);
   }
+  const open = limits.maxConcurrentEpisodes;
+  if (open !== undefined && (!Number.isInteger(open) || open < 1)) throw new RangeError(`maxConcurrentEpisodes must be a positive integer, got ${open}`);
+  const gather = limits.gatherMs;
+  if (gather !== undefined && !(Number.isFinite(gather) && gather >= 0)) throw new RangeError(`gatherMs must be a non-negative number, got ${gather}`);
 }
 
 function checkGeneration(g: Generation, budget: number, eosId: number, row: number): void {
@@ -68,78 +95,208 @@ function checkGeneration(g: Generation, budget: number, eosId: number, row: numb
     throw new RangeError(`sampler row ${row}: ending "${g.ending}" but end-of-sequence at index ${eosAt} of ${g.ids.length}`);
 }
 
+/** Environment text as ids: characters with specials off, `{ special }` parts as their ids. */
+export function encodeEnvText(text: EnvText, codec: TokenCodec): number[] {
+  const ids: number[] = [];
+  for (const part of typeof text === 'string' ? [text] : text) {
+    if (typeof part === 'string') for (const id of codec.encode(part, { specials: false })) ids.push(id);
+    else ids.push(codec.id(part.special));
+  }
+  return ids;
+}
+
+interface Episode {
+  index: number;
+  request: EpisodeRequest;
+  builder: SampleBuilder;
+  stopStrings: readonly string[];
+  /** Reset's info, then each step's, later keys winning: what the verifier reads. */
+  info: Info;
+  actions: number;
+  sampledTokens: number;
+  toolCalls?: ToolCallCounts;
+}
+
 /** Runs every requested episode to its end and returns one Sample each, in request order. */
 export async function collectRollouts(requests: readonly EpisodeRequest[], codec: TokenCodec, sampler: BatchSampler, limits: RolloutLimits): Promise<Sample[]> {
   checkLimits(limits);
-  const builders: SampleBuilder[] = [];
+  const { contextLength, maxNewTokens, maxTurns } = limits;
+  const maxOpen = limits.maxConcurrentEpisodes ?? Math.max(1, requests.length);
+  const gatherMs = limits.gatherMs ?? 0;
   const samples: (Sample | undefined)[] = requests.map(() => undefined);
-  for (const [i, r] of requests.entries()) {
-    const ids = { seed: r.seed, rolloutId: r.rolloutId, groupId: r.groupId };
-    let prompt: string;
+  const ready = new Map<number, Episode>();
+  const busy = new Map<number, Promise<void>>();
+  let open = 0;
+  let next = 0;
+  // An error that is no rollout's failure (a prompt longer than the context): it stops the batch.
+  let fatal: { error: unknown } | undefined;
+
+  const run = (i: number, work: () => Promise<void>) => {
+    const p: Promise<void> = work()
+      .catch((error: unknown) => {
+        fatal ??= { error };
+      })
+      .finally(() => {
+        if (busy.get(i) === p) busy.delete(i);
+      });
+    busy.set(i, p);
+  };
+
+  const closeEnv = async (env: Environment): Promise<RolloutFailure | undefined> => {
     try {
-      prompt = await r.env.reset(r.seed);
+      await env.close();
+      return undefined;
     } catch (error) {
-      samples[i] = failedSample(ids, { source: 'environment', message: `reset(${r.seed}) failed: ${messageOf(error)}` });
-      continue;
+      return { source: 'environment', message: `close failed: ${messageOf(error)}` };
     }
-    const promptIds = codec.encode(prompt);
-    if (promptIds.length >= limits.contextLength)
-      throw new RangeError(`the prompt of seed ${r.seed} has ${promptIds.length} tokens, leaving no room in a context of ${limits.contextLength}`);
-    builders[i] = new SampleBuilder(ids, prompt, promptIds);
-  }
-  const stopStrings = [...new Set(requests.flatMap((r) => r.env.stopStrings))];
-  let active = requests.map((_, i) => i).filter((i) => samples[i] === undefined);
-  for (let turn = 0; turn < limits.maxTurns && active.length > 0; turn++) {
-    // A full context cannot take another action: cut it as truncated before asking the sampler.
-    for (const i of active) if (builders[i].length >= limits.contextLength) samples[i] = builders[i].finish({ done: false });
-    active = active.filter((i) => samples[i] === undefined);
-    if (active.length === 0) break;
-    const budgets = active.map((i) => Math.min(limits.maxNewTokens, limits.contextLength - builders[i].length));
+  };
+
+  const finished = (i: number, sample: Sample) => {
+    samples[i] = sample;
+    open--;
+  };
+
+  const fail = async (ep: Episode, failure: RolloutFailure) => {
+    const closing = await closeEnv(ep.request.env);
+    const message = closing ? `${failure.message}; then ${closing.message}` : failure.message;
+    finished(ep.index, ep.builder.finish({ status: 'truncated', meta: ep.info, failure: { ...failure, message }, toolCalls: ep.toolCalls }));
+  };
+
+  /** Scores a finished episode, closes it, and records its sample. */
+  const end = async (ep: Episode, status: 'completed' | 'truncated') => {
+    const env = ep.request.env;
+    let meta: Info = { ...ep.info };
+    let failure: RolloutFailure | undefined;
+    // With no action token there is nothing to score and nowhere to put a reward; it will not train.
+    if (ep.sampledTokens > 0) {
+      try {
+        const verdict = await env.verifier.score({
+          seed: ep.request.seed,
+          prompt: ep.builder.promptText,
+          turns: ep.builder.turnsSoFar(),
+          status,
+          info: { ...ep.info },
+        });
+        ep.builder.addReward(verdict.reward);
+        meta = { ...meta, ...verdict.info };
+      } catch (error) {
+        failure = { source: 'verifier', message: `${env.verifier.name} verifier failed: ${messageOf(error)}` };
+      }
+    }
+    const closing = await closeEnv(env);
+    finished(ep.index, ep.builder.finish({ status, meta, failure: failure ?? closing, toolCalls: ep.toolCalls }));
+  };
+
+  /** The episode takes another action, unless a limit cuts it here. */
+  const another = async (ep: Episode) => {
+    if (ep.actions >= maxTurns || ep.builder.length >= contextLength) await end(ep, 'truncated');
+    else ready.set(ep.index, ep);
+  };
+
+  const start = (i: number) => {
+    open++;
+    run(i, async () => {
+      const request = requests[i];
+      const ids = { seed: request.seed, rolloutId: request.rolloutId, groupId: request.groupId };
+      let prompt: EnvText;
+      let stopStrings: readonly string[];
+      let info: Info;
+      let promptIds: number[];
+      try {
+        const begun = await request.env.reset(request.seed);
+        ({ prompt } = begun);
+        stopStrings = begun.stopStrings ?? [];
+        if (!stopStrings.every((s) => typeof s === 'string' && s.length > 0)) throw new RangeError('its stop strings must be non-empty strings');
+        info = { ...begun.info };
+        promptIds = encodeEnvText(prompt, codec);
+      } catch (error) {
+        const closing = await closeEnv(request.env);
+        const message = `reset(${request.seed}) failed: ${messageOf(error)}${closing ? `; then ${closing.message}` : ''}`;
+        finished(i, failedSample(ids, { source: 'environment', message }));
+        return;
+      }
+      if (promptIds.length >= contextLength)
+        throw new RangeError(`the prompt of seed ${request.seed} has ${promptIds.length} tokens, leaving no room in a context of ${contextLength}`);
+      const builder = new SampleBuilder(ids, renderEnvText(prompt), promptIds);
+      ready.set(i, { index: i, request, builder, stopStrings, info, actions: 0, sampledTokens: 0 });
+    });
+  };
+
+  const step = async (ep: Episode, action: string, ending: ActionEnding) => {
+    let outcome: Awaited<ReturnType<Environment['step']>>;
+    let observation: number[] | undefined;
+    try {
+      outcome = await ep.request.env.step(action, ending);
+      if (outcome.info) Object.assign(ep.info, outcome.info);
+      if (!outcome.done) {
+        if (outcome.observation === undefined) throw new RangeError('it returned neither done nor an observation');
+        observation = encodeEnvText(outcome.observation, codec);
+      }
+    } catch (error) {
+      await fail(ep, { source: 'environment', message: `step failed: ${messageOf(error)}` });
+      return;
+    }
+    if (outcome.done) return end(ep, 'completed');
+    if (outcome.toolCall) {
+      const counts = ep.toolCalls ?? emptyToolCallCounts();
+      ep.toolCalls = counts;
+      counts[outcome.toolCall.outcome]++;
+      if (outcome.toolCall.outputTruncated) counts.outputTruncated++;
+    }
+    // An observation that does not fit ends the episode here; its tokens would be untrainable anyway.
+    if (observation === undefined || ep.builder.length + observation.length >= contextLength) return end(ep, 'truncated');
+    ep.builder.addObservation(observation, renderEnvText(outcome.observation), outcome.kind ?? 'observation');
+    await another(ep);
+  };
+
+  for (;;) {
+    // Open episodes up to the limit, then wait for busy ones as the header says.
+    for (;;) {
+      while (open < maxOpen && next < requests.length) start(next++);
+      if (fatal || busy.size === 0) break;
+      if (ready.size === 0) await Promise.race(busy.values());
+      else if (!(await settlesWithin(Promise.all(busy.values()), gatherMs))) break;
+    }
+    if (fatal) throw fatal.error;
+    if (ready.size === 0) break;
+    const rows = [...ready.keys()].sort((a, b) => a - b).map((i) => ready.get(i) as Episode);
+    ready.clear();
+    const budgets = rows.map((ep) => Math.min(maxNewTokens, contextLength - ep.builder.length));
     const generations = await sampler.generate(
-      active.map((i) => builders[i].context()),
+      rows.map((ep) => ep.builder.context()),
       budgets,
-      stopStrings,
+      rows.map((ep) => ep.stopStrings),
     );
-    if (generations.length !== active.length) throw new RangeError(`the sampler returned ${generations.length} generations for ${active.length} contexts`);
-    const next: number[] = [];
-    for (let k = 0; k < active.length; k++) {
-      const i = active[k];
+    if (generations.length !== rows.length) throw new RangeError(`the sampler returned ${generations.length} generations for ${rows.length} contexts`);
+    for (const [k, ep] of rows.entries()) {
       const g = generations[k];
-      const b = builders[i];
       if (g.aborted !== undefined) {
-        samples[i] = b.finish({ done: false, failure: { source: 'sampler', message: g.aborted } });
+        const why = g.aborted;
+        run(ep.index, () => fail(ep, { source: 'sampler', message: why }));
         continue;
       }
       checkGeneration(g, budgets[k], codec.eosId, k);
       const text = codec.decode(g.ending === 'eos' ? g.ids.slice(0, -1) : g.ids);
-      b.addAction(g.ids, g.logprobs, text, g.ending);
-      let result: Awaited<ReturnType<Environment['step']>>;
-      try {
-        result = await requests[i].env.step(text, g.ending);
-      } catch (error) {
-        samples[i] = b.finish({ done: false, failure: { source: 'environment', message: `step failed: ${messageOf(error)}` } });
-        continue;
-      }
-      b.addReward(result.reward);
-      if (result.done) {
-        samples[i] = b.finish({ done: true, meta: result.info });
-        continue;
-      }
-      if (result.observation !== undefined) {
-        const obs = codec.encode(result.observation);
-        // An observation that does not fit ends the episode here; its tokens would be untrainable anyway.
-        if (b.length + obs.length >= limits.contextLength) {
-          samples[i] = b.finish({ done: false, meta: result.info });
-          continue;
-        }
-        b.addObservation(obs, result.observation);
-      }
-      next.push(i);
+      ep.builder.addAction(g.ids, g.logprobs, text, g.ending);
+      ep.actions++;
+      ep.sampledTokens += g.ids.length;
+      run(ep.index, () => step(ep, text, g.ending));
     }
-    active = next;
   }
-  for (const i of active) samples[i] ??= builders[i].finish({ done: false });
   return samples as Sample[];
+}
+
+/** Whether `work` settles within `ms` milliseconds (0: before the next macrotask). */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

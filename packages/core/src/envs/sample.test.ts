@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { toTrainingRows } from '../train/rows.ts';
+import { STATUS_RULES } from './rollout-status.ts';
 import {
   actionTokenCount,
   checkSampleMasks,
@@ -30,7 +31,7 @@ describe('Sample v2: token kinds', () => {
     b.addAction([13], lp(1), 'd', 'stop');
     b.addObservation([23], 'fake', 'fabricated');
     b.addAction([14, 0], lp(2), 'summary', 'eos', 'summary');
-    const s = b.finish({ done: true });
+    const s = b.finish({ status: 'completed' });
     expect(kindsOf(s)).toEqual(['prompt', 'prompt', 'action', 'action', 'observation', 'action', 'user', 'user', 'action', 'fabricated', 'summary', 'summary']);
     // A summary the policy wrote trains like an action (CompactionRL); everything the environment wrote does not.
     expect([...s.actionMask]).toEqual([0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1, 1]);
@@ -46,12 +47,12 @@ describe('Sample v2: token kinds', () => {
     first.addAction([10, 11], lp(2), 'step', 'stop');
     first.addObservation([20, 21], 'result', 'observation');
     first.addAction([30, 31, 32], lp(3), 'summary', 'stop', 'summary');
-    const s0 = first.finish({ done: false });
+    const s0 = first.finish({ status: 'truncated' });
     // Segment 1 opens from [task prompt, summary, the most recent step]: all carried, none retrained.
     const carried = [30, 31, 32, 10, 11, 20, 21];
     const second = new SampleBuilder(ids, 'Q:', [1, 2], { carried, segmentIndex: 1 });
     second.addAction([40, 0], lp(2), 'answer', 'eos');
-    const s1 = second.finish({ done: true });
+    const s1 = second.finish({ status: 'completed' });
     expect(s1.segmentIndex).toBe(1);
     expect(s1.responseStart).toBe(2 + carried.length);
     expect(kindsOf(s1)).toEqual([...new Array(2).fill('prompt'), ...new Array(7).fill('context'), 'action', 'action']);
@@ -75,11 +76,11 @@ describe('Sample v2: token kinds', () => {
     parent.addAction([10], lp(1), 'a', 'stop');
     parent.addObservation([20], 'o', 'observation');
     parent.addAction([11, 0], lp(2), 'b', 'eos');
-    const p = parent.finish({ done: true });
+    const p = parent.finish({ status: 'completed' });
     // The branch forks after the observation: the parent's first action and the observation are context.
     const branch = new SampleBuilder({ ...ids, rolloutId: 4 }, 'Q:', [1], { carried: p.tokens.slice(1, 3) });
     branch.addAction([12, 0], lp(2), 'c', 'eos');
-    const q = branch.finish({ done: true });
+    const q = branch.finish({ status: 'completed' });
     expect(kindsOf(q)).toEqual(['prompt', 'context', 'context', 'action', 'action']);
     expect(q.tokens.slice(0, 3)).toEqual(p.tokens.slice(0, 3));
     expect(actionTokenCount(p) + actionTokenCount(q)).toBe(3 + 2);
@@ -94,20 +95,37 @@ describe('Sample v2: token kinds', () => {
   it('packSamples refuses a mask that disagrees with its kinds, naming the sample and token', () => {
     const b = new SampleBuilder(ids, 'Q:', [1, 2]);
     b.addAction([10, 0], lp(2), 'a', 'eos');
-    const good = b.finish({ done: true });
+    const good = b.finish({ status: 'completed' });
     // Hand-setting the mask on a prompt token would train a token the policy never sampled.
     const bad: Sample = { ...good, actionMask: Uint8Array.from([1, 0, 1, 1]) };
     expect(() => packSamples([good, bad], 4, 0)).toThrow('sample 1: the masks at token 0 disagree with its kind "prompt"');
     expect(() => packSamples([{ ...good, tokenKinds: new Uint8Array(3) }], 4, 0)).toThrow('sample 0: tokenKinds has 3 entries for 4 tokens');
   });
 
-  it('a failed rollout is a sample with its failure and nothing to train', () => {
+  it('a failed rollout is a sample with its failure and nothing to train; a sampler failure makes it aborted', () => {
     const s = failedSample(ids, { source: 'environment', message: 'reset(7) failed: boom' });
     expect(s.failure).toEqual({ source: 'environment', message: 'reset(7) failed: boom' });
+    expect(s).toMatchObject({ status: 'failed', done: false, truncated: true });
     expect(s.tokens).toEqual([]);
     expect(actionTokenCount(s)).toBe(0);
     const b = new SampleBuilder(ids, 'Q:', [1]);
     b.addAction([10], lp(1), 'a', 'stop');
-    expect(b.finish({ done: false, failure: { source: 'sampler', message: 'aborted' } }).failure).toEqual({ source: 'sampler', message: 'aborted' });
+    const aborted = b.finish({ status: 'truncated', failure: { source: 'sampler', message: 'aborted' } });
+    expect(aborted.failure).toEqual({ source: 'sampler', message: 'aborted' });
+    expect(aborted.status).toBe('aborted');
+    expect(failedSample(ids, { source: 'verifier', message: 'x' }).status).toBe('failed');
+  });
+
+  it('statuses give packSamples its terminal flag: only a completed rollout is a true terminal', () => {
+    const finish = (status: 'completed' | 'truncated') => {
+      const b = new SampleBuilder(ids, 'Q:', [1]);
+      b.addAction([10], lp(1), 'a', 'eos');
+      return b.finish({ status });
+    };
+    const [done, cut] = [finish('completed'), finish('truncated')];
+    expect([done.done, done.truncated, cut.done, cut.truncated]).toEqual([true, false, false, true]);
+    expect([...packSamples([done, cut], 4, 0).terminal]).toEqual([STATUS_RULES.completed.terminal ? 1 : 0, 0]);
+    expect(STATUS_RULES.completed.terminal).toBe(true);
+    expect(Object.entries(STATUS_RULES).flatMap(([status, rule]) => (rule.trains ? [status] : []))).toEqual(['completed', 'truncated']);
   });
 });

@@ -17,7 +17,8 @@
 // token when the policy ended the episode, never an observation token (docs/algorithms/README.md §1). The model predicts
 // tokens[t] from position t − 1; the trainer shifts, this record does not.
 
-import type { ActionEnding, JsonValue } from './environment.ts';
+import type { ActionEnding, JsonValue, ToolCallOutcome } from './environment.ts';
+import { type RolloutStatus, STATUS_RULES } from './rollout-status.ts';
 
 /**
  * Who wrote a token into this context, in code order (Sample.tokenKinds holds the index):
@@ -46,10 +47,25 @@ export function maskOfKinds(tokenKinds: ArrayLike<number>, kinds: readonly Token
   return Uint8Array.from(tokenKinds, (code) => (codes.has(code) ? 1 : 0));
 }
 
-/** Why a rollout could not finish: the environment threw, or the sampler gave up on the row. */
+/**
+ * Why a rollout could not finish: the environment threw (reset, step or close), the verifier threw,
+ * or the sampler gave up on the row. A sampler failure is an `aborted` rollout, the others `failed`.
+ */
 export interface RolloutFailure {
-  source: 'environment' | 'sampler';
+  source: 'environment' | 'verifier' | 'sampler';
   message: string;
+}
+
+/** The status a failure gives its rollout: the sampler giving up is not the episode's fault. */
+export function failureStatus(failure: RolloutFailure): 'aborted' | 'failed' {
+  return failure.source === 'sampler' ? 'aborted' : 'failed';
+}
+
+/** Per rollout: tool calls by outcome (environment.ts ToolCallOutcome), and outputs cut to the limit. */
+export type ToolCallCounts = Record<ToolCallOutcome | 'outputTruncated', number>;
+
+export function emptyToolCallCounts(): ToolCallCounts {
+  return { ok: 0, syntax: 0, unknown_tool: 0, schema: 0, missing_stop: 0, tool_error: 0, timeout: 0, outputTruncated: 0 };
 }
 
 export interface StepReward {
@@ -82,9 +98,11 @@ export interface Sample {
   /** Every step's reward at its token position; `reward` is their sum. */
   stepRewards: StepReward[];
   reward: number;
-  /** The environment ended the episode (true terminal: no bootstrap value). */
+  /** How the rollout ended; whether and how it trains is STATUS_RULES (rollout-status.ts). */
+  status: RolloutStatus;
+  /** status = completed: the environment ended the episode (true terminal: no bootstrap value). */
   done: boolean;
-  /** The episode stopped without `done` (context full or turn limit): GAE bootstraps here. */
+  /** Not completed (context full, turn limit, or no end at all): GAE bootstraps here if it trains. */
   truncated: boolean;
   /** Episode seed: reset(seed) reproduces the prompt. */
   seed: number;
@@ -99,8 +117,10 @@ export interface Sample {
   turns: Turn[];
   /** Diagnostics of the last step (environment `info`) and anything the trainer adds. */
   meta: Record<string, JsonValue>;
-  /** Set when the rollout failed (an environment error, a sampler abort): it leaves its group and never trains. */
+  /** Set when the rollout was aborted or failed (a sampler abort, an environment or verifier error): it leaves its group and never trains. */
   failure?: RolloutFailure;
+  /** Present when the policy wrote at least one tool call: how its calls went. */
+  toolCalls?: ToolCallCounts;
 }
 
 /** Options of a context that continues a trajectory (a compaction segment, a branch). */
@@ -123,7 +143,8 @@ export class SampleBuilder {
 
   constructor(
     private readonly ids: { seed: number; rolloutId: number; groupId: number },
-    private readonly promptText: string,
+    /** The prompt as text (what Sample.prompt records). */
+    readonly promptText: string,
     promptIds: readonly number[],
     private readonly options: ContextOptions = {},
   ) {
@@ -135,6 +156,11 @@ export class SampleBuilder {
 
   get length(): number {
     return this.tokens.length;
+  }
+
+  /** The turns so far, copied (what a verifier reads before the sample is finished). */
+  turnsSoFar(): Turn[] {
+    return this.turns.map((t) => ({ ...t }));
   }
 
   /** The context so far, for the sampler. */
@@ -169,8 +195,10 @@ export class SampleBuilder {
     this.rewards.push({ position: this.lastActionEnd, value });
   }
 
-  finish(end: { done: boolean; meta?: Record<string, JsonValue>; failure?: RolloutFailure }): Sample {
+  /** The sample; with a `failure` the status is the one it gives (failureStatus), else `end.status`. */
+  finish(end: { status: 'completed' | 'truncated'; meta?: Record<string, JsonValue>; failure?: RolloutFailure; toolCalls?: ToolCallCounts }): Sample {
     const tokenKinds = Uint8Array.from(this.kinds);
+    const status = end.failure ? failureStatus(end.failure) : end.status;
     return {
       tokens: [...this.tokens],
       responseStart: this.responseStart,
@@ -180,8 +208,9 @@ export class SampleBuilder {
       rolloutLogprobs: Float32Array.from(this.logprobs),
       stepRewards: [...this.rewards],
       reward: this.rewards.reduce((s, r) => s + r.value, 0),
-      done: end.done,
-      truncated: !end.done,
+      status,
+      done: status === 'completed',
+      truncated: status !== 'completed',
       seed: this.ids.seed,
       rolloutId: this.ids.rolloutId,
       groupId: this.ids.groupId,
@@ -191,6 +220,7 @@ export class SampleBuilder {
       turns: this.turns.map((t) => ({ ...t })),
       meta: end.meta ?? {},
       ...(end.failure ? { failure: { ...end.failure } } : {}),
+      ...(end.toolCalls ? { toolCalls: { ...end.toolCalls } } : {}),
     };
   }
 
@@ -216,6 +246,7 @@ export function failedSample(ids: { seed: number; rolloutId: number; groupId: nu
     rolloutLogprobs: new Float32Array(0),
     stepRewards: [],
     reward: 0,
+    status: failureStatus(failure),
     done: false,
     truncated: true,
     ...ids,
@@ -311,7 +342,7 @@ export function packSamples(samples: readonly Sample[], T: number, padId: number
     batch.rolloutLogprobs.set(s.rolloutLogprobs, row);
     batch.lengths[b] = L;
     batch.responseStart[b] = s.responseStart;
-    batch.terminal[b] = s.done ? 1 : 0;
+    batch.terminal[b] = STATUS_RULES[s.status].terminal ? 1 : 0;
     batch.rolloutIds[b] = s.rolloutId;
     batch.groupIds[b] = s.groupId;
     batch.segmentIndex[b] = s.segmentIndex;

@@ -14,11 +14,15 @@ const sizes = { heldOutSize: 100, oodSize: 30 };
 
 async function episode(task: ReturnType<typeof createTask>, split: 'train' | 'heldOut' | 'ood', seed: number) {
   const env = task.createEnv(split);
-  const prompt = await env.reset(seed);
+  const start = await env.reset(seed);
+  const prompt = start.prompt as string;
   const [a, op, b] = /^(\d+)([+-])(\d+)=$/.exec(prompt)?.slice(1) ?? [];
-  const answer = op === '+' ? BigInt(a) + BigInt(b) : BigInt(a) - BigInt(b);
-  const result = await env.step(answer.toString(), 'eos');
-  return { prompt, op, result };
+  const answer = (op === '+' ? BigInt(a) + BigInt(b) : BigInt(a) - BigInt(b)).toString();
+  expect(await env.step(answer, 'eos')).toEqual({ done: true });
+  const turns = [{ action: answer, ending: 'eos' as const }];
+  const verdict = await env.verifier.score({ seed, prompt, turns, status: 'completed', info: start.info ?? {} });
+  await env.close();
+  return { prompt, op, result: { reward: verdict.reward, info: { ...start.info, ...verdict.info } } };
 }
 
 describe('subtraction problems', () => {
@@ -63,7 +67,7 @@ describe('the subtraction task', () => {
     expect(heldOut.size).toBe(100);
     const env = task.createEnv('train');
     for (let i = 0; i < 2000; i++) {
-      expect(heldOut.has(await env.reset(task.trainSeed(3, i)))).toBe(false);
+      expect(heldOut.has((await env.reset(task.trainSeed(3, i))).prompt as string)).toBe(false);
       expect(heldOut.has(task.sftExample(3, i).prompt)).toBe(false);
     }
     expect(createTask(config('subtraction'), sizes).evalSeeds('heldOut')).toEqual(task.evalSeeds('heldOut'));
@@ -127,7 +131,7 @@ describe('the mixed task', () => {
     const heldOut = new Set<string>();
     for (const s of task.evalSeeds('heldOut')) heldOut.add((await episode(task, 'heldOut', s)).prompt);
     const env = task.createEnv('train');
-    for (let i = 0; i < 2000; i++) expect(heldOut.has(await env.reset(task.trainSeed(5, i)))).toBe(false);
+    for (let i = 0; i < 2000; i++) expect(heldOut.has((await env.reset(task.trainSeed(5, i))).prompt as string)).toBe(false);
   });
 
   it('a single-skill task tags its samples with its one skill', () => {

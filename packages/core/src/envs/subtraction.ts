@@ -1,7 +1,7 @@
 // E1′ Subtract, the second arithmetic skill (docs/algorithms/README.md §8): the prompt is "a-b=" with
 // a ≥ b, both with n digits drawn as in addition (addition.ts), so the answer is never negative; it
 // is the difference written most-significant digit first without leading zeros, then end-of-sequence.
-// Reward 1 for the exact answer ended by end-of-sequence, else 0. It exists so that two experts can
+// Reward 1 for the exact answer ended by end-of-sequence, else 0 (the answer verifier). It exists so that two experts can
 // be trained on different skills and merged into one student by multi-teacher distillation
 // (docs/algorithms/distillation.md).
 //
@@ -12,7 +12,8 @@
 
 import { SeededRandom } from '@horizon/kernels';
 import { type DigitRange, drawOperand, operandsWithDigits, validateDigitRange } from './addition.ts';
-import type { ActionEnding, Environment, SftExample, StepResult, Vocabulary } from './environment.ts';
+import type { ActionEnding, Environment, EpisodeStart, SftExample, StepOutcome, Vocabulary } from './environment.ts';
+import { AnswerVerifier } from './verifier.ts';
 
 export interface SubtractionProblem {
   /** The larger operand (a ≥ b). */
@@ -90,7 +91,7 @@ export function distinctSubtractionProblems(
 /** One single-turn subtraction episode per reset. */
 export class SubtractionEnv implements Environment {
   readonly name = 'subtraction';
-  readonly stopStrings: readonly string[] = [];
+  readonly verifier = new AnswerVerifier();
   private problem: SubtractionProblem | undefined;
 
   /** `exclude`: problem keys "a-b" never to produce (the held-out set, for training envs). */
@@ -101,17 +102,20 @@ export class SubtractionEnv implements Environment {
     validateDigitRange(range);
   }
 
-  reset(seed: number): string {
-    this.problem = subtractionProblem(seed, this.range, this.exclude);
-    return this.problem.prompt;
+  reset(seed: number): EpisodeStart {
+    const p = subtractionProblem(seed, this.range, this.exclude);
+    this.problem = p;
+    return { prompt: p.prompt, info: { a: p.a, b: p.b, expected: p.answer } };
   }
 
-  step(action: string, ending: ActionEnding): StepResult {
-    const problem = this.problem;
-    if (!problem) throw new Error('SubtractionEnv.step called before reset (or twice in one episode)');
+  step(_action: string, _ending: ActionEnding): StepOutcome {
+    if (!this.problem) throw new Error('SubtractionEnv.step called before reset (or twice in one episode)');
     this.problem = undefined;
-    const reward = ending === 'eos' && action === problem.answer ? 1 : 0;
-    return { reward, done: true, info: { a: problem.a, b: problem.b, expected: problem.answer, got: action, ending, correct: reward === 1 } };
+    return { done: true };
+  }
+
+  close(): void {
+    this.problem = undefined;
   }
 }
 

@@ -51,7 +51,7 @@ export const METRICS = {
   'rollout/truncated_frac': { unit: 'fraction', doc: 'fraction of rollouts cut by the token or turn budget instead of ending', better: 'lower' },
   'rollout/failed_rollouts': {
     unit: 'count',
-    doc: 'rollouts that failed (the environment threw, or the sampler aborted the row); they leave their group and never train',
+    doc: 'rollouts that failed (the environment or the verifier threw); they leave their group and never train',
     better: 'lower',
   },
   'rollout/untrainable_samples': {
@@ -78,6 +78,27 @@ export const METRICS = {
   'rollout/advantage_std': { unit: 'value', doc: 'standard deviation of advantages over action tokens, before whitening' },
   'rollout/desirable_frac': { unit: 'fraction', doc: 'KTO: fraction of the batch’s completions labelled desirable (verifier reward > 0, or the file’s label)' },
   'rollout/kl_penalty': { unit: 'nats', doc: 'mean per-rollout sum of β·KL placed in the reward (KL-in-reward only)' },
+  'rollout/aborted_rollouts': {
+    unit: 'count',
+    doc: 'rollouts the sampler gave up on (status aborted); they leave their group and never train',
+    better: 'lower',
+  },
+  'rollout/tool_calls': {
+    unit: 'count',
+    doc: 'tool calls the policy wrote this iteration, well-formed or not, over rollouts that did not fail (tool environments only)',
+  },
+  'rollout/tool_malformed_calls': {
+    unit: 'count',
+    doc: 'tool calls that did not parse (bad syntax, unknown tool, schema violation, no </tool_call> before the budget ran out); each got an error observation',
+    better: 'lower',
+    healthy: 'high while the policy learns the call format, then falling towards 0.',
+  },
+  'rollout/tool_failures': {
+    unit: 'count',
+    doc: 'well-formed tool calls whose tool threw or overran its deadline; each got an error observation and the episode went on',
+    better: 'lower',
+  },
+  'rollout/tool_truncated_outputs': { unit: 'count', doc: 'tool outputs (error messages included) cut to the environment’s output limit' },
   'policy/distill_reverse_kl': {
     unit: 'nats/token',
     doc: 'on-policy distillation: mean of log π_student − log π_teacher over sampled action tokens at scoring time (each row its routed teacher)',

@@ -129,7 +129,7 @@ describe('samples.jsonl records', () => {
     const b = new SampleBuilder({ seed: 5, rolloutId: 2, groupId: 1 }, '1+2=', [1, 11, 2, 12]);
     b.addAction([3, 0], [-0.1, -0.2], '3', 'eos');
     b.addReward(1);
-    const sample = b.finish({ done: true });
+    const sample = b.finish({ status: 'completed' });
     const record = sampleRecord(
       sample,
       { phase: 'rl', step: 4 },

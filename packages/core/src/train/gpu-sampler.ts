@@ -1,6 +1,13 @@
 // The episode runner's BatchSampler on the GPU: the Generator samples a fixed budget per row in
 // one submit, and this cuts each row where the action really ended — at the first <eos>, or where
-// its decoded text first ends with one of the environment's stop strings (a complete tool call).
+// its decoded text first ends with one of its own episode's stop strings (a complete tool call).
+// Stops are per row: one episode's "</tool_call>" must not cut another's answer short.
+//
+// Noise: every call draws under the key (mixSeed(seed, call index), stream), and each draw's counter
+// is (the position it fills, the row's index in the call) (model/generate.ts, kernels/src/sampling).
+// So a rollout's tokens depend on which call it joined and at which row: replays are exact while
+// the episode runner batches the same rows together, which it does when no tool waits on I/O
+// (envs/episode.ts).
 
 import type { ActionEnding } from '../envs/environment.ts';
 import type { BatchSampler, Generation, TokenCodec } from '../envs/episode.ts';
@@ -18,7 +25,7 @@ export class GpuSampler implements BatchSampler {
 
   constructor(
     private readonly generator: Generator,
-    private readonly codec: TokenCodec,
+    private readonly codec: Pick<TokenCodec, 'decode' | 'eosId'>,
     private readonly settings: SamplerSettings,
     /** Philox stream separating this sampler's draws from others sharing a seed. */
     private readonly stream: number,
@@ -30,19 +37,25 @@ export class GpuSampler implements BatchSampler {
     this.calls = 0;
   }
 
-  async generate(contexts: readonly (readonly number[])[], budgets: readonly number[], stopStrings: readonly string[]): Promise<Generation[]> {
+  async generate(contexts: readonly (readonly number[])[], budgets: readonly number[], stopStrings: readonly (readonly string[])[]): Promise<Generation[]> {
+    if (stopStrings.length !== contexts.length) throw new RangeError(`generate: ${stopStrings.length} stop-string lists for ${contexts.length} contexts`);
     const rows = await this.generator.generate(contexts, budgets, {
       temperature: this.settings.temperature,
       topK: this.settings.topK,
       seed: mixSeed(this.seed, this.calls++),
       stream: this.stream,
     });
-    return rows.map((row) => cutAction(row.ids, row.logprobs, this.codec, stopStrings));
+    return rows.map((row, b) => cutAction(row.ids, row.logprobs, this.codec, stopStrings[b]));
   }
 }
 
-/** The action within a fixed-budget row: up to and including <eos>, else up to the first stop string. */
-export function cutAction(ids: readonly number[], logprobs: readonly number[], codec: TokenCodec, stopStrings: readonly string[]): Generation {
+/** The action within a fixed-budget row: up to and including <eos>, else up to the first of the row's stop strings. */
+export function cutAction(
+  ids: readonly number[],
+  logprobs: readonly number[],
+  codec: Pick<TokenCodec, 'decode' | 'eosId'>,
+  stopStrings: readonly string[],
+): Generation {
   let end = ids.length;
   let ending: ActionEnding = 'length';
   const eos = ids.indexOf(codec.eosId);

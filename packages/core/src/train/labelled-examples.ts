@@ -124,6 +124,7 @@ export function labelledBatch(examples: readonly LabelledExample[], runSeed: num
       rolloutLogprobs: new Float32Array(L),
       stepRewards: [{ position: L - 1, value: reward }],
       reward,
+      status: 'completed',
       done: true,
       truncated: false,
       seed: example.line,

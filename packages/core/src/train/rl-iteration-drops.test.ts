@@ -23,11 +23,12 @@ function flakyTask(task: Task, fails: (k: number) => boolean): Task {
       if (!fails(k++)) return env;
       const broken: Environment = {
         name: env.name,
-        stopStrings: env.stopStrings,
+        verifier: env.verifier,
         reset: (seed) => env.reset(seed),
         step: () => {
           throw new Error('the tool crashed');
         },
+        close: () => env.close(),
       };
       return broken;
     },

@@ -12,6 +12,7 @@ import { collectRollouts, type EpisodeRequest, type RolloutLimits, type TokenCod
 import { actionTokenCount, packSamples, type Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import type { Task } from '../envs/tasks.ts';
+import { toolCallMetrics } from '../envs/tool-call.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { AdamW } from '../model/optimizer.ts';
@@ -254,6 +255,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
           ...(rl.klPlacement === 'reward' ? { 'rollout/kl_penalty': klPenalty / finished.length } : {}),
         }
       : {}),
+    ...toolCallMetrics(finished),
     ...selectionMetrics,
     ...advantageMetrics,
     ...(rows.B > 0 ? rolloutMismatch(rows.rolloutLogp, scores.oldLogp, rows.actionMask) : {}),

@@ -12,7 +12,7 @@ function rollout(rolloutId: number, groupId: number, reward: number, actions = 2
   const b = new SampleBuilder({ seed: groupId, rolloutId, groupId }, 'Q:', [1, 2]);
   b.addAction(new Array(actions).fill(5), new Array(actions).fill(-0.5), 'x', 'eos');
   b.addReward(reward);
-  return b.finish({ done: true });
+  return b.finish({ status: 'completed' });
 }
 const failed = (rolloutId: number, groupId: number) => failedSample({ seed: groupId, rolloutId, groupId }, { source: 'environment', message: 'boom' });
 
@@ -25,6 +25,7 @@ describe('selectTrainable', () => {
     expect(kept).toEqual([0, 2, 5, 6]);
     expect(metrics).toEqual({
       'rollout/failed_rollouts': 1,
+      'rollout/aborted_rollouts': 0,
       'rollout/untrainable_samples': 1,
       'rollout/dropped_groups': 1,
       'rollout/dropped_samples': 3,
@@ -48,6 +49,18 @@ describe('selectTrainable', () => {
   it('with nothing to drop, every sample trains in its order (the loop is then what it was)', () => {
     const clean = [rollout(0, 0, 1), rollout(1, 0, 0), rollout(2, 1, 0), rollout(3, 1, 1)];
     for (const grouped of [false, true]) expect(selectTrainable(clean, { grouped, dynamicSampling: true }).kept).toEqual([0, 1, 2, 3]);
+  });
+
+  it('an aborted rollout leaves its group as a failed one does, counted apart; truncated ones train', () => {
+    const aborted = failedSample({ seed: 0, rolloutId: 9, groupId: 0 }, { source: 'sampler', message: 'evicted' });
+    const cut = new SampleBuilder({ seed: 0, rolloutId: 8, groupId: 0 }, 'Q:', [1, 2]);
+    cut.addAction([5, 5], [-0.5, -0.5], 'x', 'length');
+    cut.addReward(0);
+    const truncated = cut.finish({ status: 'truncated' });
+    expect([aborted.status, truncated.status]).toEqual(['aborted', 'truncated']);
+    const { kept, metrics } = selectTrainable([rollout(0, 0, 1), aborted, truncated, failed(3, 0)], { grouped: true, dynamicSampling: false });
+    expect(kept).toEqual([0, 2]);
+    expect(metrics).toMatchObject({ 'rollout/failed_rollouts': 1, 'rollout/aborted_rollouts': 1, 'rollout/trained_samples': 2 });
   });
 
   it('an iteration where everything failed trains nothing', () => {

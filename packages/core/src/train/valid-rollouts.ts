@@ -1,6 +1,7 @@
 // Which of an iteration's samples the update trains on, and how many were left out and why
 // (docs/algorithms/README.md §6, "What trains"). In order:
-//   1. a failed rollout (its environment threw, or the sampler aborted its row) leaves its group;
+//   1. a rollout whose status does not train (envs/rollout-status.ts STATUS_RULES: aborted — the
+//      sampler gave up on its row — or failed — its environment or verifier threw) leaves its group;
 //   2. a sample with no trainable token is skipped: it has nothing to put a loss on, and a group
 //      method cannot give it an advantage (its loss scale would be 0 anyway, never a NaN);
 //   3. for a method whose advantages compare the rollouts of one prompt (Algorithm.grouped), a group
@@ -10,6 +11,7 @@
 // DAPO keeps sampling until the batch is full again; Horizon does not resample, so the batch shrinks
 // (rollout/trained_samples) and the minibatches split what is left (minibatchBounds below).
 
+import { STATUS_RULES } from '../envs/rollout-status.ts';
 import type { Sample } from '../envs/sample.ts';
 import { actionTokenCount } from '../envs/sample.ts';
 import type { MetricName } from '../metrics/glossary.ts';
@@ -29,11 +31,14 @@ export interface RolloutSelection {
 
 export function selectTrainable(samples: readonly Sample[], options: SelectionOptions): RolloutSelection {
   let failed = 0;
+  let aborted = 0;
   let untrainable = 0;
   const valid: number[] = [];
   for (const [i, s] of samples.entries()) {
-    if (s.failure) failed++;
-    else if (actionTokenCount(s) === 0) untrainable++;
+    if (!STATUS_RULES[s.status].trains) {
+      if (s.status === 'aborted') aborted++;
+      else failed++;
+    } else if (actionTokenCount(s) === 0) untrainable++;
     else valid.push(i);
   }
   let kept = valid;
@@ -55,6 +60,7 @@ export function selectTrainable(samples: readonly Sample[], options: SelectionOp
     kept,
     metrics: {
       'rollout/failed_rollouts': failed,
+      'rollout/aborted_rollouts': aborted,
       'rollout/untrainable_samples': untrainable,
       'rollout/dropped_groups': droppedGroups,
       'rollout/dropped_samples': samples.length - kept.length,
