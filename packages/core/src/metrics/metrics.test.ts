@@ -153,7 +153,7 @@ describe('samples.jsonl records', () => {
     b.addAction([3], [-0.5], 'x', 'stop', 'summary');
     b.addObservation([4, 5], 'ok', 'fabricated');
     b.addAction([6, 0], [-0.1, -0.2], 'y', 'eos');
-    const record = sampleRecord(b.finish({ done: true }), { phase: 'rl', step: 1 });
+    const record = sampleRecord(b.finish({ status: 'completed' }), { phase: 'rl', step: 1 });
     expect(record.kinds).toBe('pccsffaa');
     expect(record.roles).toBe('pppaooaa');
   });
