@@ -85,6 +85,7 @@ export {
   encodeEnvText,
   type Generation,
   type RolloutLimits,
+  type RowKey,
   type TokenCodec,
 } from './envs/episode.ts';
 export { MixedEnv, SKILL_TAGS, type SkillTag } from './envs/mixed.ts';

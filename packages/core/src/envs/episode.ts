@@ -9,9 +9,9 @@
 // until all are ready or `gatherMs` has passed (default 0: one macrotask turn, so steps that compute
 // without waiting on I/O — addition, the tests' tools — are always in the same call, and a batch of
 // them runs exactly as a lock-step loop would). A tool still running after that joins a later call:
-// one slow tool does not hold the batch. Which rows share a call then depends on timing, and the GPU
-// sampler keys its noise per call and row index (train/gpu-sampler.ts), so with slow tools a replay
-// draws the same tokens only once the noise is keyed per rollout instead.
+// one slow tool does not hold the batch. Which rows share a call then depends on timing, so every row
+// is passed with its key (rollout id, segment) and the GPU sampler draws its noise by that key and
+// the token's position (train/gpu-sampler.ts): a replay draws the same tokens however the calls fell.
 //
 // Statuses (rollout-status.ts). The environment ending an episode makes it `completed`; the runner
 // cutting it at `maxTurns` actions, a full context or an observation that does not fit makes it
@@ -47,13 +47,25 @@ export interface Generation {
   aborted?: string;
 }
 
+/** Which sequence a sampler row continues: its rollout and its segment (a compacted trajectory's context index). */
+export interface RowKey {
+  rolloutId: number;
+  segment: number;
+}
+
 export interface BatchSampler {
   /**
    * Continues every context by at most `budgets[i]` tokens, stopping row i at end-of-sequence or
    * when its decoded new text ends with one of `stopStrings[i]` (its own episode's). Returns one
-   * Generation per context.
+   * Generation per context. `keys[i]` names row i's sequence: a sampler that keys its noise by it
+   * draws the same tokens for a sequence whichever rows share the call.
    */
-  generate(contexts: readonly (readonly number[])[], budgets: readonly number[], stopStrings: readonly (readonly string[])[]): Promise<Generation[]>;
+  generate(
+    contexts: readonly (readonly number[])[],
+    budgets: readonly number[],
+    stopStrings: readonly (readonly string[])[],
+    keys?: readonly RowKey[],
+  ): Promise<Generation[]>;
 }
 
 export interface EpisodeRequest {
@@ -266,6 +278,7 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
       rows.map((ep) => ep.builder.context()),
       budgets,
       rows.map((ep) => ep.stopStrings),
+      rows.map((ep) => ({ rolloutId: ep.request.rolloutId, segment: 0 })),
     );
     if (generations.length !== rows.length) throw new RangeError(`the sampler returned ${generations.length} generations for ${rows.length} contexts`);
     for (const [k, ep] of rows.entries()) {

@@ -9,7 +9,9 @@
 // after their end-of-sequence token; the host cuts each row at <eos>, a stop string or its budget.
 //
 // The sampler's counter for a draw is the position it fills, and (seed, stream) come from the caller,
-// so the same seed reproduces the same tokens (kernels/src/sampling).
+// so the same seed reproduces the same tokens (kernels/src/sampling). With `keys` (a rollout id and
+// segment per context) a row's draws are named by its key instead of its row in the call, so a
+// sequence samples the same tokens whichever rows share its call.
 
 import {
   type Gpu,
@@ -35,6 +37,8 @@ export interface SamplingOptions {
   /** Philox key: the same seed and stream give the same draws. */
   seed: number;
   stream: number;
+  /** One (u32, u32) per context, e.g. (rollout id, segment): key each row's draws by it, not by its row index. */
+  keys?: readonly (readonly [number, number])[];
 }
 
 export interface GeneratedRow {
@@ -68,6 +72,7 @@ interface DecodeState {
   historyLogp: Tensor; // [B, Tmax]
   input: Tensor; // [B] u32
   pos: Tensor; // [B] u32
+  keys: Tensor; // [B, 2] u32
 }
 
 export class Generator {
@@ -102,6 +107,12 @@ export class Generator {
       if (budget > 0) lastStep = Math.max(lastStep, n + budget - 2);
     }
     if (budgets.every((x) => x === 0)) return contexts.map(() => ({ ids: [], logprobs: [] }));
+    if (options.keys) {
+      if (options.keys.length !== B) throw new RangeError(`generate: ${options.keys.length} keys for ${B} contexts`);
+      for (const [b, key] of options.keys.entries())
+        if (!key.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32))
+          throw new RangeError(`generate: key ${b} must be two u32 words, got ${JSON.stringify(key)}`);
+    }
 
     const state = this.state(B);
     const prompt = new Uint32Array(B * Tmax);
@@ -116,6 +127,7 @@ export class Generator {
     this.gpu.write(state.promptLen, promptLen);
     this.gpu.write(state.input, firstInput);
     this.gpu.write(state.pos, new Uint32Array(B));
+    if (options.keys) this.gpu.write(state.keys, Uint32Array.from(options.keys.flat()));
     const rec = this.gpu.begin('generate');
     for (let s = 0; s <= lastStep; s++) this.recordStep(rec, state, s, options);
     this.gpu.submit(rec);
@@ -160,7 +172,8 @@ export class Generator {
     }
     recordLayerNormForward(rec, gpu, { x: st.x, weight: w.lnfw, bias: w.lnfb, out: st.ln, stats: st.stats }, { rows: B, D }, LAYER_NORM_EPS);
     recordMatmul(rec, gpu, { a: st.ln, b: w.headw, c: st.logits }, { M: B, K: D, N: V, layout: 'nt' });
-    recordSample(rec, gpu, { logits: st.logits, counters: st.pos, tokens: st.sampled, logp: st.logp }, { B, V }, options);
+    const keys = options.keys ? { keys: st.keys } : {};
+    recordSample(rec, gpu, { logits: st.logits, counters: st.pos, tokens: st.sampled, logp: st.logp, ...keys }, { B, V }, options);
     recordAdvance(
       rec,
       gpu,
@@ -210,6 +223,7 @@ export class Generator {
       historyLogp: f([B, Tmax], 'historyLogp'),
       input: u([B], 'input'),
       pos: u([B], 'pos'),
+      keys: u([B, 2], 'keys'),
     };
     this.states.set(B, st);
     return st;

@@ -3,14 +3,15 @@
 // its decoded text first ends with one of its own episode's stop strings (a complete tool call).
 // Stops are per row: one episode's "</tool_call>" must not cut another's answer short.
 //
-// Noise: every call draws under the key (mixSeed(seed, call index), stream), and each draw's counter
-// is (the position it fills, the row's index in the call) (model/generate.ts, kernels/src/sampling).
-// So a rollout's tokens depend on which call it joined and at which row: replays are exact while
-// the episode runner batches the same rows together, which it does when no tool waits on I/O
-// (envs/episode.ts).
+// Noise: with row keys (the episode runner always passes them), a draw's Philox key is (seed, stream)
+// and its counter (the position it fills, rollout id, segment) (model/generate.ts,
+// kernels/src/sampling): a rollout's tokens depend on the run seed, the iteration (reseed), the
+// rollout and the token's position — not on which call or row it was sampled in, so episodes whose
+// tools return at different times replay exactly (envs/episode.ts). Without keys a call draws under
+// (mixSeed(seed, call index), stream) with counter (position, row in the call).
 
 import type { ActionEnding } from '../envs/environment.ts';
-import type { BatchSampler, Generation, TokenCodec } from '../envs/episode.ts';
+import type { BatchSampler, Generation, RowKey, TokenCodec } from '../envs/episode.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import type { Generator } from '../model/generate.ts';
 
@@ -37,12 +38,18 @@ export class GpuSampler implements BatchSampler {
     this.calls = 0;
   }
 
-  async generate(contexts: readonly (readonly number[])[], budgets: readonly number[], stopStrings: readonly (readonly string[])[]): Promise<Generation[]> {
+  async generate(
+    contexts: readonly (readonly number[])[],
+    budgets: readonly number[],
+    stopStrings: readonly (readonly string[])[],
+    keys?: readonly RowKey[],
+  ): Promise<Generation[]> {
     if (stopStrings.length !== contexts.length) throw new RangeError(`generate: ${stopStrings.length} stop-string lists for ${contexts.length} contexts`);
+    if (keys && keys.length !== contexts.length) throw new RangeError(`generate: ${keys.length} row keys for ${contexts.length} contexts`);
     const rows = await this.generator.generate(contexts, budgets, {
       temperature: this.settings.temperature,
       topK: this.settings.topK,
-      seed: mixSeed(this.seed, this.calls++),
+      ...(keys ? { seed: this.seed, keys: keys.map((k) => [k.rolloutId, k.segment] as const) } : { seed: mixSeed(this.seed, this.calls++) }),
       stream: this.stream,
     });
     return rows.map((row, b) => cutAction(row.ids, row.logprobs, this.codec, stopStrings[b]));

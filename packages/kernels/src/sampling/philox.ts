@@ -53,10 +53,10 @@ export function uniformFromBits(x: number): number {
 
 /**
  * The uniform the sampler draws for `row` at `counter` (sample.wgsl.ts): word 0 of the block with
- * counter (counter, row, 0, 0) and key (seed, stream).
+ * counter (counter, row, 0, 0) and key (seed, stream); a keyed draw uses (counter, key[0], key[1], 1).
  */
-export function samplingUniform(seed: number, stream: number, counter: number, row: number): number {
-  return uniformFromBits(philox4x32([counter, row, 0, 0], [seed, stream])[0]);
+export function samplingUniform(seed: number, stream: number, counter: number, row: number, key?: readonly [number, number]): number {
+  return uniformFromBits(philox4x32(key ? [counter, key[0], key[1], 1] : [counter, row, 0, 0], [seed, stream])[0]);
 }
 
 export interface PhiloxTensors {

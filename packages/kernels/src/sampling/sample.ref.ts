@@ -24,6 +24,8 @@ export function sampleRef(
   options: SampleOptions,
   counters?: ArrayLike<number>,
   logitsRows?: ArrayLike<number>,
+  /** [B, 2]: key draw b by (keys[2b], keys[2b + 1]) instead of its row index. */
+  keys?: ArrayLike<number>,
 ): SampleRefRow[] {
   const { temperature, topK = 0, seed, stream = 0 } = options;
   const rows: SampleRefRow[] = [];
@@ -32,7 +34,7 @@ export function sampleRef(
     const row = Array.from({ length: V }, (_, j) => logits[r * V + j]);
     // Descending by logit, ascending id on ties.
     const order = row.map((_, j) => j).sort((i, j) => row[j] - row[i] || i - j);
-    const u = samplingUniform(seed, stream, counters ? counters[b] : 0, b);
+    const u = samplingUniform(seed, stream, counters ? counters[b] : 0, b, keys ? [keys[2 * b], keys[2 * b + 1]] : undefined);
     if (temperature === 0) {
       rows.push({ token: order[0], logp: 0, u, ids: [order[0]], probs: [1] });
       continue;

@@ -154,6 +154,49 @@ describe('GPU sampling', () => {
     expect(await changed(base, new Uint32Array(256).fill(1))).toBeGreaterThan(180);
   });
 
+  it('keyed draws follow their key, not their row: permuting the rows permutes the draws, and they match the reference', async () => {
+    const gpu = await testGpu();
+    const B = 64;
+    const V = 7;
+    const logits = new Float32Array(B * V).map(() => rng.next() * 4 - 2);
+    const counters = Uint32Array.from({ length: B }, () => randomU32() >>> 8);
+    const keys = Uint32Array.from({ length: 2 * B }, (_, i) => (i % 2 === 0 ? 1000 + (i >> 1) : i % 5));
+    const options = { temperature: 1, seed: 77 };
+    const shape = { B, V };
+    const a = await sample(gpu, logits, shape, options, counters, undefined, keys);
+    const want = sampleRef(logits, shape, options, counters, undefined, keys);
+    expect(Array.from(a.tokens)).toEqual(want.map((r) => r.token));
+    // The same sequences in reverse row order: each draw moves with its row's logits, counter and key.
+    const order = Array.from({ length: B }, (_, b) => B - 1 - b);
+    const permuted = (x: ArrayLike<number>, width: number, C: typeof Float32Array | typeof Uint32Array) => {
+      const out = new C(B * width);
+      order.forEach((from, to) => {
+        for (let j = 0; j < width; j++) out[to * width + j] = x[from * width + j];
+      });
+      return out;
+    };
+    const b = await sample(
+      gpu,
+      permuted(logits, V, Float32Array) as Float32Array,
+      shape,
+      options,
+      permuted(counters, 1, Uint32Array) as Uint32Array,
+      undefined,
+      permuted(keys, 2, Uint32Array) as Uint32Array,
+    );
+    expect(Array.from(b.tokens)).toEqual(order.map((from) => a.tokens[from]));
+    // Unkeyed, the same permutation changes the draws (they follow the row index): most of them differ.
+    const unkeyed = await sample(gpu, logits, shape, options, counters);
+    const unkeyedPermuted = await sample(
+      gpu,
+      permuted(logits, V, Float32Array) as Float32Array,
+      shape,
+      options,
+      permuted(counters, 1, Uint32Array) as Uint32Array,
+    );
+    expect(order.filter((from, to) => unkeyedPermuted.tokens[to] !== unkeyed.tokens[from]).length).toBeGreaterThan(B / 3);
+  });
+
   it('τ = 0 is greedy: the largest logit, the lowest id on ties, log-prob 0', async () => {
     const gpu = await testGpu();
     const logits = Float32Array.of(0.5, 2, -1, 2, /* row 2 */ -5, -4, -4.5, -7);

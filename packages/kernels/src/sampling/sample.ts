@@ -4,7 +4,9 @@
 //   logits: [B, V] (or [R, V] with rows: [B] u32) · counters: [B] u32 · tokens: [B] u32 · logp: [B]
 //
 // Reproducibility: the draw for row b depends only on (seed, stream, counters[b], b) and the row's
-// logits, so a run replays from its seed. Give each draw of a row a fresh counter, e.g. the position
+// logits, so a run replays from its seed. With `keys` ([B, 2] u32, e.g. a rollout id and segment)
+// it depends on (seed, stream, counters[b], keys[b]) instead of the row index: a sequence draws the
+// same in whatever batch it is sampled, which concurrent episodes need. Give each draw of a row a fresh counter, e.g. the position
 // of the token being sampled; the caller writes `counters` with `gpu.write` each step (it changes every
 // step, so it is a storage tensor, not a content-addressed uniform).
 
@@ -45,6 +47,8 @@ export interface SampleTensors {
   logp: Tensor; // [B] f32
   /** Draw b reads logits row rows[b] (clamped to R − 1); omit to read row b. */
   rows?: Tensor; // [B] u32
+  /** Draw b is keyed by (keys[2b], keys[2b + 1]) instead of its row index b. */
+  keys?: Tensor; // [B, 2] u32
 }
 
 /** Records one draw per row. */
@@ -58,16 +62,19 @@ export function recordSample(rec: Recorder, gpu: Gpu, t: SampleTensors, shape: S
   checkTensor('sample', 'tokens', t.tokens, B, 'u32');
   checkTensor('sample', 'logp', t.logp, B);
   if (t.rows) checkTensor('sample', 'rows', t.rows, B, 'u32');
+  if (t.keys) checkTensor('sample', 'keys', t.keys, 2 * B, 'u32');
   const gather = t.rows !== undefined;
-  const pipeline = gpu.pipeline(sampleWgsl(gather), 'main', gather ? 'sample_rows' : 'sample');
+  const keyed = t.keys !== undefined;
+  const pipeline = gpu.pipeline(sampleWgsl(gather, keyed), 'main', `sample${gather ? '_rows' : ''}${keyed ? '_keyed' : ''}`);
   const greedy = o.temperature === 0;
   const params = gpu.uniform([B, V, o.topK, f32Bits(greedy ? 0 : 1 / o.temperature), o.seed, o.stream, greedy ? 1 : 0, R]);
   const bindings = [t.logits, t.counters, t.tokens, t.logp, params];
   if (t.rows) bindings.push(t.rows);
+  if (t.keys) bindings.push(t.keys);
   rec.dispatch(pipeline, bindings, ...gridFor(gpu, B, SAMPLE_WORKGROUP));
 }
 
-/** Host API: one token and its log-prob per draw; `counters` default to zeros; `rows` as in `SampleTensors`. */
+/** Host API: one token and its log-prob per draw; `counters` default to zeros; `rows` and `keys` as in `SampleTensors`. */
 export async function sample(
   gpu: Gpu,
   logits: Float32Array,
@@ -75,6 +82,7 @@ export async function sample(
   options: SampleOptions,
   counters: Uint32Array = new Uint32Array(shape.B),
   rows?: Uint32Array,
+  keys?: Uint32Array,
 ): Promise<{ tokens: Uint32Array; logp: Float32Array }> {
   checkSampleOptions(shape, options);
   const { B, V } = shape;
@@ -86,6 +94,7 @@ export async function sample(
     const bad = rows.findIndex((r) => r >= R);
     if (bad >= 0) throw new RangeError(`sample: rows[${bad}] = ${rows[bad]} is not below R = ${R}`);
   }
+  if (keys) checkLength('sample', 'keys', keys, 2 * B);
   const nonFinite = logits.findIndex((x) => !Number.isFinite(x));
   if (nonFinite >= 0) throw new RangeError(`sample: logits[${nonFinite}] = ${logits[nonFinite]} is not finite`);
   const t = {
@@ -94,6 +103,7 @@ export async function sample(
     tokens: gpu.tensor([B], 'u32', 'tokens'),
     logp: gpu.tensor([B], 'f32', 'logp'),
     ...(rows ? { rows: gpu.upload(rows, [B], 'rows') } : {}),
+    ...(keys ? { keys: gpu.upload(keys, [B, 2], 'keys') } : {}),
   };
   try {
     gpu.run((rec) => recordSample(rec, gpu, t, shape, options), 'sample');

@@ -3,12 +3,15 @@
 //
 // Shape legend:  B rows (sequences) · V vocabulary
 //   logits: [B, V] f32 (each sequence's last position), or [R, V] with rows: [B] u32 choosing one per b
-//   counters: [B] u32 · tokens: [B] u32 · logp: [B] f32
+//   counters: [B] u32 · tokens: [B] u32 · logp: [B] f32 · keys: [B, 2] u32 (keyed draws)
 //
 // The distribution, exactly (sample.ref.ts is the same definition in float64):
 //   K = the top-k set: the k largest logits, ties broken by the lower token id (all V when k = 0 or k ≥ V)
 //   π(j) = exp(logit_j/τ) / Σ_{i∈K} exp(logit_i/τ) for j ∈ K, 0 outside K
 //   u = uniformFromBits(word 0 of philox4x32(counter = (counters[b], b, 0, 0), key = (seed, stream)))
+//   or, keyed, counter = (counters[b], keys[b, 0], keys[b, 1], 1): the draw then names its sequence
+//   by the caller's key (a rollout id and segment) instead of its row in this dispatch, so a
+//   sequence draws the same whichever rows it shares a call with (word 3 keeps the two kinds apart)
 //   token = the first j ∈ K, in token-id order, with Σ_{i∈K, i≤j} π(i) > u  (the last j ∈ K if rounding
 //           leaves none)
 //   logp = log π(token): the rollout log-prob under the τ-scaled, top-k-restricted distribution.
@@ -30,14 +33,17 @@ export const SAMPLE_WORKGROUP = 64;
  * `gather`: draw for row b from logits row rows[b] of an [R, V] buffer (e.g. each prompt's last
  * position after a prefill over [B·T, V]); ids past R − 1 are clamped to it.
  */
-export function sampleWgsl(gather: boolean): string {
+/**
+ * `keyed`: draw b's Philox counter is (counters[b], keys[2b], keys[2b + 1], 1), not (counters[b], b, 0, 0).
+ */
+export function sampleWgsl(gather: boolean, keyed = false): string {
   return /* wgsl */ `${PHILOX_WGSL}
 struct Params { B: u32, V: u32, topK: u32, invTau: f32, seed: u32, stream: u32, greedy: u32, R: u32 }
 @group(0) @binding(0) var<storage, read> logits: array<f32>;
 @group(0) @binding(1) var<storage, read> counters: array<u32>;
 @group(0) @binding(2) var<storage, read_write> tokens: array<u32>;
 @group(0) @binding(3) var<storage, read_write> logp: array<f32>;
-@group(0) @binding(4) var<uniform> p: Params;${gather ? '\n@group(0) @binding(5) var<storage, read> rows: array<u32>;' : ''}
+@group(0) @binding(4) var<uniform> p: Params;${gather ? '\n@group(0) @binding(5) var<storage, read> rows: array<u32>;' : ''}${keyed ? `\n@group(0) @binding(${gather ? 6 : 5}) var<storage, read> keys: array<u32>;` : ''}
 ${flatIndexWgsl(SAMPLE_WORKGROUP)}
 const LOWEST: f32 = -3.4028234e38;
 
@@ -90,7 +96,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
     if (x > theta || (x == theta && ties <= tiesAdmitted)) { total += exp((x - m) * p.invTau); }
   }
 
-  let u = uniformFromBits(philox4x32(vec4u(counters[b], b, 0u, 0u), vec2u(p.seed, p.stream)).x);
+  let u = uniformFromBits(philox4x32(${keyed ? 'vec4u(counters[b], keys[2u * b], keys[2u * b + 1u], 1u)' : 'vec4u(counters[b], b, 0u, 0u)'}, vec2u(p.seed, p.stream)).x);
   let goal = u * total;
   var cdf = 0.0;
   var chosen = best;
