@@ -13,7 +13,7 @@ describe('shell limits', () => {
   });
 
   it('truncates between characters, never inside one', () => {
-    const sink = new OutputSink(5);
+    const sink = new OutputSink(7);
     sink.write('ab😀😀');
     expect(sink.text().startsWith('ab😀\n')).toBe(true);
     expect(sink.text()).toContain('4 more bytes');

@@ -1,7 +1,7 @@
 // The shell's own bounds. It runs in host JavaScript, where no interpreter limit applies, so every
 // kind of work an agent's command line can multiply is capped here: output per command and per
 // call (truncated with a marker, as verl's max_tool_response_length does), pipeline length,
-// `$(...)` nesting, xargs fan-out, entries find and pathname expansion visit, grep pattern length,
+// `$(...)` nesting, commands run by commands (xargs), xargs fan-out, entries find and pathname expansion visit, grep pattern length,
 // and one budget of work steps per call (bytes read, matcher steps, entries visited, commands run)
 // that stops a long `grep -r x /; grep -r x /; …` line however it is spelled.
 
@@ -14,6 +14,8 @@ export interface ShellLimits {
   maxSubstitutionDepth: number;
   /** Most commands in one pipeline. */
   maxPipelineLength: number;
+  /** Deepest nesting of commands run by commands (`xargs xargs xargs …`); each level is a host stack frame chain. */
+  maxCommandNesting: number;
   /** Bytes one command's stdout (and, separately, stderr) keeps before truncation. */
   maxCommandOutputBytes: number;
   /** Bytes the whole call's stdout (and, separately, stderr) keeps before truncation: what the agent reads. */
@@ -34,6 +36,7 @@ export const DEFAULT_SHELL_LIMITS: Readonly<ShellLimits> = {
   maxInputChars: 16_384,
   maxSubstitutionDepth: 8,
   maxPipelineLength: 16,
+  maxCommandNesting: 8,
   // As large as the file system's default file cap, so `cat big.txt | grep x` sees the whole file.
   maxCommandOutputBytes: 1 << 20,
   maxCallOutputBytes: 64 << 10,

@@ -40,6 +40,8 @@ interface CallState {
   log: AccessLog;
   work: WorkBudget;
   commands: string[][];
+  /** How many commands are running inside one another now (xargs running a command is 2). */
+  nesting: number;
 }
 
 const DEV_NULL = '/dev/null';
@@ -57,7 +59,7 @@ export class Shell {
 
   /** Runs one command line (one tool call). Never throws for anything the line contains. */
   async run(line: string): Promise<ShellCallResult> {
-    const state: CallState = { log: new AccessLog(), work: new WorkBudget(this.limits.maxWorkSteps), commands: [] };
+    const state: CallState = { log: new AccessLog(), work: new WorkBudget(this.limits.maxWorkSteps), commands: [], nesting: 0 };
     const stdout = new OutputSink(this.limits.maxCallOutputBytes);
     const stderr = new OutputSink(this.limits.maxCallOutputBytes);
     const parsed = parseCommandLine(line, this.limits);
@@ -166,6 +168,9 @@ export class Shell {
     const [name, ...args] = argv;
     const command = this.commands.get(name);
     if (command === undefined) return { stdout: '', stderr: `sh: ${name}: command not found\n`, exitCode: 127 };
+    if (state.nesting >= this.limits.maxCommandNesting) {
+      return { stdout: '', stderr: `sh: ${name}: commands may run inside one another at most ${this.limits.maxCommandNesting} deep\n`, exitCode: 126 };
+    }
     const stdout = new OutputSink(this.limits.maxCommandOutputBytes);
     const stderr = new OutputSink(this.limits.maxCommandOutputBytes);
     const ctx: CommandContext = {
@@ -178,12 +183,15 @@ export class Shell {
       run: (inner, innerStdin) => this.invoke(inner, innerStdin, state),
     };
     let exitCode: number;
+    state.nesting++;
     try {
       exitCode = await command.run(args, ctx);
     } catch (error) {
       if (error instanceof WorkLimitExceeded) throw error;
       stderr.write(`${name}: failed: ${error instanceof Error ? error.message : String(error)}\n`);
       exitCode = 1;
+    } finally {
+      state.nesting--;
     }
     return { stdout: stdout.text(), stderr: stderr.text(), exitCode };
   }

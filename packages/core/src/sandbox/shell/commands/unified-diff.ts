@@ -44,8 +44,8 @@ function edits(a: string[], b: string[], work: WorkBudget): Edit[] {
       if (i < n && j < m && midA[i] === midB[j]) {
         out.push({ op: ' ', line: midA[i++] });
         j++;
-      } else if (j < m && (i === n || lcs[i * (m + 1) + j + 1] >= lcs[(i + 1) * (m + 1) + j])) out.push({ op: '+', line: midB[j++] });
-      else out.push({ op: '-', line: midA[i++] });
+      } else if (i < n && (j === m || lcs[(i + 1) * (m + 1) + j] >= lcs[i * (m + 1) + j + 1])) out.push({ op: '-', line: midA[i++] });
+      else out.push({ op: '+', line: midB[j++] });
     }
   }
   for (const line of a.slice(endA)) out.push({ op: ' ', line });
