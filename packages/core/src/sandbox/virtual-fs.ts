@@ -13,7 +13,7 @@
 // answering "Permission denied" as a folder with mode 000 would. Every failure is a result with an
 // errno-like code and the text a shell prints, never an exception: the agent's mistakes are
 // observations. Caps on one file's size and on the overlay's total bytes bound what an agent can
-// make the host hold.
+// make the host hold. The sandbox as a whole is described in docs/sandbox.md.
 
 import { ancestorsOf, baseName, isWithin, joinPath, parentOf, resolvePath, utf8Length } from './paths.ts';
 

@@ -4,7 +4,7 @@ import { VirtualFs } from '../virtual-fs.ts';
 import { WorkBudget } from './limits.ts';
 import { expandPathname, unescapeGlob } from './pathname-expansion.ts';
 
-const files = { 'a.ts': '', 'b.ts': '', 'c.md': '', '.hidden.ts': '', 'src/x.ts': '', 'src/y.js': '', 'lib/z.ts': '', '.eval/t.ts': '' };
+const files = { 'a.ts': '', 'b.ts': '', 'c.txt': '', '.hidden.ts': '', 'src/x.ts': '', 'src/y.js': '', 'lib/z.ts': '', '.eval/t.ts': '' };
 
 function expand(pattern: string, options: { protectedPaths?: string[]; cwd?: string; maxVisits?: number } = {}) {
   const vfs = new VirtualFs(files, { protectedPaths: options.protectedPaths ?? [], cwd: options.cwd });
@@ -18,7 +18,7 @@ describe('pathname expansion', () => {
     expect(expand('*/*.ts').matches).toEqual(['lib/z.ts', 'src/x.ts']);
     expect(expand('/src/*').matches).toEqual(['/src/x.ts', '/src/y.js']);
     expect(expand('./src/?.js').matches).toEqual(['./src/y.js']);
-    expect(expand('../*.md', { cwd: '/src' }).matches).toEqual(['../c.md']);
+    expect(expand('../*.txt', { cwd: '/src' }).matches).toEqual(['../c.txt']);
   });
 
   it('needs an explicit dot for hidden names and treats escapes as literal', () => {
@@ -35,6 +35,6 @@ describe('pathname expansion', () => {
 
   it('gives up past the visit cap', () => {
     expect(expand('*', { maxVisits: 3 }).matches).toEqual([]);
-    expect(expand('*', { maxVisits: 100 }).matches).toEqual(['a.ts', 'b.ts', 'c.md', 'lib', 'src']);
+    expect(expand('*', { maxVisits: 100 }).matches).toEqual(['a.ts', 'b.ts', 'c.txt', 'lib', 'src']);
   });
 });

@@ -89,12 +89,12 @@ describe('shell interpreter', () => {
 
   it('lists the commands a call ran, after expansion, and what they touched', async () => {
     const { shell } = sandbox();
-    const result = await shell.run('cat $(echo README.md) > copy.md');
+    const result = await shell.run('cat $(echo README.md) > copy.txt');
     expect(result.commands).toEqual([
       ['echo', 'README.md'],
       ['cat', 'README.md'],
     ]);
-    expect(result.accesses.map((a) => `${a.command} ${a.kind} ${a.path}`)).toEqual(['cat write /copy.md', 'cat read /README.md', 'cat write /copy.md']);
+    expect(result.accesses.map((a) => `${a.command} ${a.kind} ${a.path}`)).toEqual(['cat write /copy.txt', 'cat read /README.md', 'cat write /copy.txt']);
   });
 
   describe('with the hack path closed', () => {

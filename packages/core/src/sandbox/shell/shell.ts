@@ -8,7 +8,8 @@
 // What differs, on purpose: pipeline stages run one after another on whole strings (there are no
 // processes), so merged stdout and stderr are stdout then stderr rather than interleaved; a
 // command that throws is reported as its failure (status 1) rather than ending the rollout; the
-// call's work budget, once spent, stops the call with status 124 (timeout's code).
+// call's work budget, once spent, stops the call with status 124 (timeout's code). The commands,
+// limits and what is left out are listed in docs/sandbox.md.
 
 import { type Access, AccessLog, RecordingFs } from '../access-log.ts';
 import { escapeGlob, hasGlobChars } from '../glob.ts';

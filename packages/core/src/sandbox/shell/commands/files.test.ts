@@ -4,7 +4,7 @@ import { shellRegistry } from '../builtins.ts';
 import { Shell } from '../shell.ts';
 import { linesOf } from './files.ts';
 
-const TASK = { 'README.md': 'one\ntwo\nthree\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b1\nb2', '.env': 'SECRET=1\n', '.eval/t.txt': 't\n' };
+const TASK = { 'NOTES.txt': 'one\ntwo\nthree\n', 'src/a.ts': 'a\n', 'src/b.ts': 'b1\nb2', '.env': 'SECRET=1\n', '.eval/t.txt': 't\n' };
 const sandbox = () => {
   const fs = new VirtualFs(TASK, { protectedPaths: ['/.eval'] });
   return { fs, run: (line: string) => new Shell({ fs, commands: shellRegistry() }).run(line) };
@@ -13,14 +13,14 @@ const sandbox = () => {
 describe('file commands', () => {
   it('ls hides dotfiles unless -a or -A, marks folders with -F, and prints modes and sizes with -l', async () => {
     const { run } = sandbox();
-    expect((await run('ls')).stdout).toBe('README.md\nsrc\n');
-    expect((await run('ls -a')).stdout).toBe('.\n..\n.env\n.eval\nREADME.md\nsrc\n');
-    expect((await run('ls -A')).stdout).toBe('.env\n.eval\nREADME.md\nsrc\n');
-    expect((await run('ls -F')).stdout).toBe('README.md\nsrc/\n');
+    expect((await run('ls')).stdout).toBe('NOTES.txt\nsrc\n');
+    expect((await run('ls -a')).stdout).toBe('.\n..\n.env\n.eval\nNOTES.txt\nsrc\n');
+    expect((await run('ls -A')).stdout).toBe('.env\n.eval\nNOTES.txt\nsrc\n');
+    expect((await run('ls -F')).stdout).toBe('NOTES.txt\nsrc/\n');
     expect((await run('ls -l src')).stdout).toBe('-rw-r--r--        2 a.ts\n-rw-r--r--        5 b.ts\n');
     expect((await run('ls -la')).stdout).toContain('d---------        0 .eval\n');
-    expect((await run('ls src/a.ts README.md')).stdout).toBe('src/a.ts\nREADME.md\n');
-    expect((await run('ls README.md src')).stdout).toBe('README.md\n\nsrc:\na.ts\nb.ts\n');
+    expect((await run('ls src/a.ts NOTES.txt')).stdout).toBe('src/a.ts\nNOTES.txt\n');
+    expect((await run('ls NOTES.txt src')).stdout).toBe('NOTES.txt\n\nsrc:\na.ts\nb.ts\n');
   });
 
   it('ls reports missing and protected paths with status 2', async () => {
@@ -35,25 +35,25 @@ describe('file commands', () => {
     const { run } = sandbox();
     expect((await run('cat src/a.ts src/b.ts')).stdout).toBe('a\nb1\nb2');
     expect((await run('echo in | cat src/a.ts - src/a.ts')).stdout).toBe('a\nin\na\n');
-    expect((await run('cat -n README.md')).stdout).toBe('     1\tone\n     2\ttwo\n     3\tthree\n');
+    expect((await run('cat -n NOTES.txt')).stdout).toBe('     1\tone\n     2\ttwo\n     3\tthree\n');
     expect(await run('cat nope src/a.ts')).toMatchObject({ stdout: 'a\n', stderr: 'cat: nope: No such file or directory\n', exitCode: 1 });
     expect(await run('cat src')).toMatchObject({ stderr: 'cat: src: Is a directory\n', exitCode: 1 });
   });
 
   it('head takes -n N, -N and --lines, with headers for several files', async () => {
     const { run } = sandbox();
-    expect((await run('head -n 2 README.md')).stdout).toBe('one\ntwo\n');
-    expect((await run('head -1 README.md')).stdout).toBe('one\n');
-    expect((await run('head --lines=1 README.md')).stdout).toBe('one\n');
-    expect((await run('head -n 1 README.md src/b.ts')).stdout).toBe('==> README.md <==\none\n\n==> src/b.ts <==\nb1\n');
+    expect((await run('head -n 2 NOTES.txt')).stdout).toBe('one\ntwo\n');
+    expect((await run('head -1 NOTES.txt')).stdout).toBe('one\n');
+    expect((await run('head --lines=1 NOTES.txt')).stdout).toBe('one\n');
+    expect((await run('head -n 1 NOTES.txt src/b.ts')).stdout).toBe('==> NOTES.txt <==\none\n\n==> src/b.ts <==\nb1\n');
     expect((await run('head -n 5 src/b.ts')).stdout).toBe('b1\nb2');
-    expect(await run('head -n x README.md')).toMatchObject({ stderr: "head: invalid number of lines: 'x'\n", exitCode: 1 });
+    expect(await run('head -n x NOTES.txt')).toMatchObject({ stderr: "head: invalid number of lines: 'x'\n", exitCode: 1 });
   });
 
   it('wc counts lines, words and bytes', async () => {
     const { run } = sandbox();
-    expect((await run('wc -l README.md')).stdout).toBe('3 README.md\n');
-    expect((await run('cat README.md | wc -l')).stdout).toBe('3\n');
+    expect((await run('wc -l NOTES.txt')).stdout).toBe('3 NOTES.txt\n');
+    expect((await run('cat NOTES.txt | wc -l')).stdout).toBe('3\n');
     expect((await run('echo a bc | wc')).stdout).toBe('      1       2       5\n');
     expect((await run('wc -c src/a.ts src/b.ts')).stdout).toBe('2 src/a.ts\n5 src/b.ts\n7 total\n');
   });
@@ -82,7 +82,7 @@ describe('file commands', () => {
     const { run } = sandbox();
     expect((await run('cd src && pwd && cd && pwd')).stdout).toBe('/src\n/\n');
     expect(await run('cd nope')).toMatchObject({ stderr: 'sh: cd: nope: No such file or directory\n', exitCode: 1 });
-    expect(await run('cd README.md')).toMatchObject({ stderr: 'sh: cd: README.md: Not a directory\n', exitCode: 1 });
+    expect(await run('cd NOTES.txt')).toMatchObject({ stderr: 'sh: cd: NOTES.txt: Not a directory\n', exitCode: 1 });
     expect(await run('cd a b')).toMatchObject({ stderr: 'sh: cd: too many arguments\n', exitCode: 1 });
   });
 
