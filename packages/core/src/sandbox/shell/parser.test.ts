@@ -82,6 +82,7 @@ describe('shell parser', () => {
     expect(errorOf('(cd src; ls)')).toMatch(/subshells/);
     expect(errorOf('echo $((1+2))')).toMatch(/arithmetic/);
     expect(errorOf('cat <<EOF')).toMatch(/here-documents/);
+    expect(errorOf('ls &> out')).toBe('&> is not supported; write > FILE 2>&1');
     expect(errorOf('ls 3>&1')).toBe('parsed');
   });
 

@@ -108,6 +108,7 @@ class Parser {
   private unexpected(): never {
     const c = this.peek();
     if (c === '(') throw new SyntaxError_('subshells ( … ) are not supported; run the commands directly');
+    if (c === '&' && this.peek(1) === '>') throw new SyntaxError_('&> is not supported; write > FILE 2>&1');
     if (c === '&' && this.peek(1) !== '&') throw new SyntaxError_('background jobs (&) are not supported');
     throw new SyntaxError_(`syntax error near unexpected token ${this.tokenHere()}`);
   }

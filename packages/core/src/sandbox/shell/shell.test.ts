@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VirtualFs, type VirtualFsOptions } from '../virtual-fs.ts';
 import { shellRegistry } from './builtins.ts';
@@ -179,6 +180,49 @@ describe('shell interpreter', () => {
       expect(await shell.run('echo a | cat | cat')).toMatchObject({ exitCode: 2, commands: [] });
       expect(await shell.run('echo $(echo $(echo a))')).toMatchObject({ exitCode: 2, commands: [] });
     });
+  });
+
+  it('never throws on any line, and leaves the base untouched', async () => {
+    const words = fc.constantFrom(
+      'ls',
+      'cat',
+      'grep',
+      'find',
+      'xargs',
+      'echo',
+      'rm',
+      'cd',
+      'head',
+      'wc',
+      '-r',
+      '-n',
+      '-a',
+      '.',
+      '..',
+      '/',
+      '.eval',
+      'src',
+      '*',
+      '*.txt',
+      'a',
+      "'x y'",
+      '"$(ls)"',
+      '`pwd`',
+    );
+    const glue = fc.constantFrom(' ', ' | ', ' && ', ' || ', '; ', ' > f', ' >> f', ' 2>&1 ', ' $(', ')', "'", '"', '\\', '\n');
+    const line = fc.array(fc.oneof(words, glue), { maxLength: 14 }).map((parts) => parts.join(''));
+    const before = JSON.stringify(TASK);
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(line, fc.string({ maxLength: 60 })), async (text) => {
+        const { shell, fs } = sandbox(undefined, { maxWorkSteps: 200_000 });
+        const result = await shell.run(text);
+        expect(Number.isInteger(result.exitCode)).toBe(true);
+        expect(typeof result.stdout).toBe('string');
+        expect(fs.forGrading().readFile('.eval/expected.txt')).toMatchObject({ value: TASK['.eval/expected.txt'] });
+        expect(JSON.stringify(TASK)).toBe(before);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('reports a command that throws as its failure rather than crashing the rollout', async () => {

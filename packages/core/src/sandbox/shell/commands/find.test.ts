@@ -26,6 +26,7 @@ describe('find', () => {
     expect((await run('find . -maxdepth 1 -type f')).stdout).toBe('./a.txt\n');
     expect((await run('find src -mindepth 2')).stdout).toBe('src/deep/c.txt\n');
     expect((await run("find src ! -name '*.txt' -type f")).stdout).toBe('src/b.ts\n');
+    expect((await run('find src/deep -print0')).stdout).toBe('src/deep\0src/deep/c.txt\0');
   });
 
   it('prints a protected folder, then reports it and exits 1', async () => {

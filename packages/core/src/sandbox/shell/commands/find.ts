@@ -1,7 +1,7 @@
 // find over the sandbox: starting points, then tests combined by "and" — `-name` / `-iname` (a
 // glob on the last component, by glob.ts's linear-time matcher, where `*` also matches a leading
 // dot as GNU find's does), `-path` (a glob on the whole shown path), `-type f|d`, `-maxdepth N`,
-// `-mindepth N`, `!` / `-not` before a test, and `-print`. Output and messages are GNU find's; a
+// `-mindepth N`, `!` / `-not` before a test, `-print`, and `-print0` (NUL after each path, for xargs -0). Output and messages are GNU find's; a
 // protected folder is printed (its parent lists it) and then reported: `find: './.eval': Permission
 // denied`. At most ShellLimits.maxFindVisits entries are visited. Left out: `-o`, parentheses,
 // `-exec` (pipe into xargs instead), `-size`, `-newer`.
@@ -21,7 +21,7 @@ type Test = { negated: boolean } & (
 
 const find: ShellCommand = {
   name: 'find',
-  summary: 'walk folders: find [PATH...] [-name GLOB] [-iname GLOB] [-path GLOB] [-type f|d] [-maxdepth N] [-mindepth N] [!]',
+  summary: 'walk folders: find [PATH...] [-name GLOB] [-iname GLOB] [-path GLOB] [-type f|d] [-maxdepth N] [-mindepth N] [!] [-print0]',
   run(args, ctx) {
     let k = 0;
     const starts: string[] = [];
@@ -30,13 +30,17 @@ const find: ShellCommand = {
     let maxDepth: number | undefined;
     let minDepth = 0;
     let negated = false;
+    let separator = '\n';
     while (k < args.length) {
       const arg = args[k++];
       if (arg === '!' || arg === '-not') {
         negated = !negated;
         continue;
       }
-      if (arg === '-print') continue;
+      if (arg === '-print' || arg === '-print0') {
+        if (arg === '-print0') separator = '\0';
+        continue;
+      }
       const value = args[k++];
       if (value === undefined) return usage(ctx, `find: missing argument to \`${arg}'`, 1);
       if (arg === '-name' || arg === '-iname') tests.push({ negated, kind: 'name', glob: compileGlob(value), caseless: arg === '-iname' });
@@ -85,7 +89,7 @@ const find: ShellCommand = {
           },
         },
         (entry) => {
-          if (passes(entry)) ctx.stdout.write(`${entry.shown}\n`);
+          if (passes(entry)) ctx.stdout.write(`${entry.shown}${separator}`);
         },
       );
       if (!completed) {

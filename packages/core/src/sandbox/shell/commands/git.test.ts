@@ -41,6 +41,7 @@ describe('simulated git', () => {
       'commit b2c3d4e5f60718293a4b5c6d7e8f901234567890\nAuthor: Ada <ada@example.com>\n\n    Document add\n    \n    With an example.\n',
     );
     expect((await run('git log --oneline -- src/add.ts')).stdout).toBe('a1b2c3d Add add()\n');
+    expect(await run('git log -n many')).toMatchObject({ stderr: "fatal: 'many': not an integer\n", exitCode: 128 });
   });
 
   it('shows the future commit to log --all and to its ref', async () => {

@@ -130,8 +130,9 @@ function log(repo: Repository, args: readonly string[], ctx: CommandContext): nu
     else if (arg === '--all') all = true;
     else if (/^-\d+$/.test(arg)) limit = Number(arg.slice(1));
     else if (arg === '-n' || arg.startsWith('--max-count=')) {
-      const n = countValue(arg === '-n' ? (args[++k] ?? '') : arg.slice('--max-count='.length));
-      if (n === undefined) return usage(ctx, `fatal: '${args[k]}': not an integer`, 128);
+      const text = arg === '-n' ? (args[++k] ?? '') : arg.slice('--max-count='.length);
+      const n = countValue(text);
+      if (n === undefined) return usage(ctx, `fatal: '${text}': not an integer`, 128);
       limit = n;
     } else if (arg.startsWith('-')) return usage(ctx, `fatal: unrecognized argument: ${arg} (this sandbox's git log knows --oneline, -n, --all)`, 128);
     else rev = arg;

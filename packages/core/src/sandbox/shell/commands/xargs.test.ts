@@ -31,6 +31,7 @@ describe('xargs', () => {
     expect((await run("echo 'b c.txt' | xargs -I {} cat {}")).stdout).toBe('BC\n');
     expect((await run('echo | xargs -r echo ran')).stdout).toBe('');
     expect((await run('echo | xargs echo ran')).stdout).toBe('ran\n');
+    expect((await run("find . -name 'b*' -print0 | xargs -0 cat")).stdout).toBe('BC\n');
   });
 
   it('exits 123 when a run fails and 127 when the command does not exist', async () => {

@@ -1,10 +1,10 @@
 // xargs: builds command lines from its input and runs them through the shell's registry, so
 // `find . -name '*.txt' | xargs cat` behaves as on a real system (and every file cat reads is in the
 // access record under `cat`). Input is split on blanks and newlines with '...', "..." and \ quoting,
-// or with -I on lines; -n N puts at most N arguments on each line; -r skips the run when the input
+// or with -0 on NUL characters, or with -I on lines; -n N puts at most N arguments on each line; -r skips the run when the input
 // is empty; the command defaults to echo. Fan-out is capped: at most ShellLimits.maxXargsArgs
 // arguments read and maxXargsInvocations runs, past which xargs stops with a message. Statuses are
-// GNU's: 123 when a run failed, 127 when the command does not exist. Left out: -0, -d, -P, -L.
+// GNU's: 123 when a run failed, 127 when the command does not exist. Left out: -d, -P, -L.
 
 import type { ShellCommand } from '../registry.ts';
 import { usage } from './files.ts';
@@ -46,11 +46,12 @@ export function splitXargsInput(input: string): { ok: true; args: string[] } | {
 
 const xargs: ShellCommand = {
   name: 'xargs',
-  summary: 'run a command with arguments read from stdin: -n N per run, -I STR replace, -r none if empty',
+  summary: 'run a command with arguments read from stdin: -n N per run, -I STR replace, -0 NUL-separated, -r none if empty',
   async run(args, ctx) {
     let perRun: number | undefined;
     let replace: string | undefined;
     let skipEmpty = false;
+    let nulSeparated = false;
     let k = 0;
     for (; k < args.length && args[k].startsWith('-') && args[k] !== '-'; k++) {
       const arg = args[k];
@@ -59,6 +60,7 @@ const xargs: ShellCommand = {
         break;
       }
       if (arg === '-r' || arg === '--no-run-if-empty') skipEmpty = true;
+      else if (arg === '-0' || arg === '--null') nulSeparated = true;
       else if (arg.startsWith('-n')) {
         const text = arg.length > 2 ? arg.slice(2) : args[++k];
         perRun = countValue(text ?? '');
@@ -70,7 +72,8 @@ const xargs: ShellCommand = {
     }
     const template = args.slice(k).length > 0 ? args.slice(k) : ['echo'];
     let items: string[];
-    if (replace !== undefined)
+    if (nulSeparated) items = ctx.stdin.split('\0').filter((item) => item !== '');
+    else if (replace !== undefined)
       items = ctx.stdin
         .split('\n')
         .map((line) => line.replace(/^[ \t]+/, ''))
