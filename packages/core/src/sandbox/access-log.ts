@@ -8,7 +8,7 @@
 // a path is, `exec` a file an environment's command runs (a test runner), `net` a URL fetched (the
 // path is the URL).
 
-import type { FsEntry, FsErrorCode, FsResult, FsStat, VirtualFs } from './virtual-fs.ts';
+import { FS_ERROR_TEXT, type FsChange, type FsEntry, type FsErrorCode, type FsResult, type FsStat, type VirtualFs } from './virtual-fs.ts';
 
 export type AccessKind = 'read' | 'write' | 'list' | 'stat' | 'exec' | 'net';
 
@@ -89,7 +89,7 @@ export class RecordingFs {
 
   /** Records a file an environment's command runs; denied (and not to be run) when protected. */
   exec(path: string): FsResult<void> {
-    return this.note('exec', path, this.fs.isProtected(path) ? { ok: false, code: 'EACCES', message: 'Permission denied' } : { ok: true, value: undefined });
+    return this.note('exec', path, this.fs.isProtected(path) ? { ok: false, code: 'EACCES', message: FS_ERROR_TEXT.EACCES } : { ok: true, value: undefined });
   }
 
   /** Records a URL fetched, or refused with ENOHOST. */
@@ -103,7 +103,7 @@ export class RecordingFs {
   }
 
   /** The agent's changes against the base (for `git diff`), recorded as a read of each changed path. */
-  changes() {
+  changes(): FsChange[] {
     const changes = this.fs.changes().filter((c) => !this.fs.isProtected(c.path));
     for (const change of changes) this.log.add({ kind: 'read', path: change.path, command: this.command, outcome: 'ok', detail: 'diff against the base' });
     return changes;
