@@ -286,6 +286,10 @@ export {
   RecipeSchema,
 } from './recipe/schema.ts';
 export { formatRecipeTable, type RecipeDifference, recipeDifferences, recipeValue } from './recipe/table.ts';
+export { type Access, type AccessKind, AccessLog, RecordingFs } from './sandbox/access-log.ts';
+export { type CompiledGlob, compileGlob, escapeGlob, type GlobMatchOptions, hasGlobChars, matchGlob, type WorkCounter } from './sandbox/glob.ts';
+export { compileLinePattern, type LinePattern, MAX_PROGRAM_SIZE, type PatternSyntax } from './sandbox/line-pattern.ts';
+export { isWithin, resolvePath } from './sandbox/paths.ts';
 // The QuickJS code runner (sandbox/quickjs/): agent-written JavaScript run against test inputs under limits.
 export {
   type CaseOutcome,
@@ -301,6 +305,25 @@ export {
 } from './sandbox/quickjs/code-runner.ts';
 export { HARD_WALL_FACTOR, QuickJsCodeRunner, type QuickJsLiveCounts } from './sandbox/quickjs/quickjs-code-runner.ts';
 export { FIXED_TIME_MS } from './sandbox/quickjs/vm-prelude.ts';
+export { BUILTIN_COMMANDS, shellRegistry } from './sandbox/shell/builtins.ts';
+export { curlCommand } from './sandbox/shell/commands/curl.ts';
+export { type GitCommit, type GitHistory, gitCommand } from './sandbox/shell/commands/git.ts';
+export { DEFAULT_SHELL_LIMITS, OutputSink, type ShellLimits, WorkBudget } from './sandbox/shell/limits.ts';
+export { type ParseResult, parseCommandLine, type Script } from './sandbox/shell/parser.ts';
+export { type CommandContext, type CommandOutcome, CommandRegistry, type ShellCommand } from './sandbox/shell/registry.ts';
+export { Shell, type ShellCallResult, type ShellOptions } from './sandbox/shell/shell.ts';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_OVERLAY_BYTES,
+  FS_ERROR_TEXT,
+  type FsChange,
+  type FsEntry,
+  type FsErrorCode,
+  type FsResult,
+  type FsStat,
+  VirtualFs,
+  type VirtualFsOptions,
+} from './sandbox/virtual-fs.ts';
 export {
   CharTokenizer,
   type CharTokenizerOptions,
