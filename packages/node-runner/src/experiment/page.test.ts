@@ -184,6 +184,19 @@ describe('a report on a mixed task', () => {
     ['b', (results.get('b') ?? []).map((r, i) => withSkills(r, 0.1, 0.2 + 0.1 * i + (i === 1 ? 0.01 : 0)))],
   ]);
 
+  const pageOf = (r: Report, res: ReadonlyMap<string, readonly RunResult[]>) =>
+    reportMarkdown({
+      report: r,
+      results: res,
+      planned: 6,
+      finished: 6,
+      svgFile: 'x.svg',
+      commands: [],
+      armSets: new Map(),
+      iterations: 20,
+      warmStartSteps: 600,
+    });
+
   it('compares the skill a comparison names, not the whole held-out set', () => {
     const [o] = compare(skills, mixed);
     expect(o.paired.differences.map((d) => Math.round(d * 1000) / 1000)).toEqual([0, 0.01, 0]);
@@ -191,34 +204,14 @@ describe('a report on a mixed task', () => {
   });
 
   it('adds a table of each arm’s final success by skill', () => {
-    const page = reportMarkdown({
-      report: skills,
-      results: mixed,
-      planned: 6,
-      finished: 6,
-      svgFile: 'x.svg',
-      commands: [],
-      armSets: new Map(),
-      iterations: 20,
-      warmStartSteps: 600,
-    });
+    const page = pageOf(skills, mixed);
     expect(page).toContain('| arm | addition | subtraction |');
     expect(page).toContain('| a | 90.0% ± 0.0 (90.0%, 90.0%, 90.0%) | 30.0% ± 10.0 (20.0%, 30.0%, 40.0%) |');
     expect(page).toContain('| b − a (subtraction) |');
   });
 
   it('leaves the table out for a single-skill task', () => {
-    const page = reportMarkdown({
-      report,
-      results,
-      planned: 6,
-      finished: 6,
-      svgFile: 'x.svg',
-      commands: [],
-      armSets: new Map(),
-      iterations: 20,
-      warmStartSteps: 600,
-    });
+    const page = pageOf(report, results);
     expect(page).not.toContain('## By skill');
   });
 });
