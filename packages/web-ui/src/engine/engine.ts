@@ -1,7 +1,7 @@
 // The engine behind the worker boundary: owns the WebGPU device (opened once, on first use), runs
 // the kernels, parses replays and keeps runs in IndexedDB. Nothing here touches the DOM.
 
-import { checkVocabulary, type Recipe, recipeVocabulary, resolveRecipe, Trainer } from '@horizon/core';
+import { checkVocabulary, declaresRole, loadTeachers, type Recipe, recipeVocabulary, resolveRecipe, type TeacherWeights, Trainer } from '@horizon/core';
 import { type DeviceReport, type Gpu, gae, gaeRef, isGpuError } from '@horizon/kernels';
 import { acquireNavigatorGpu } from '@horizon/kernels/navigator';
 import { cliCommand } from '../state/url-state.ts';
@@ -24,6 +24,7 @@ import type {
 import { computeWalkthrough } from './gae-walkthrough.ts';
 import { LiveRun } from './live-run.ts';
 import { type ParsedReplay, parseReplay } from './replay-parse.ts';
+import { StoredRunTeacherSource } from './teacher-source.ts';
 
 /** The bundled replay's manifest (`public/replay/manifest.json`). */
 export interface ReplayManifest {
@@ -208,6 +209,7 @@ export class Engine implements EngineApi {
   async startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void): Promise<RunView> {
     const sets = [...(request.seed !== undefined ? [`seed=${request.seed}`] : []), ...request.sets];
     const { recipe } = resolveRecipe({ preset: request.recipe, sets }); // throws the recipe's problems, one sentence each
+    const teachers = await this.teachersOf(recipe); // refused before the current run is reset
     const { gpu, status } = await this.openDevice();
     if (!gpu) throw new Error(`Live training needs WebGPU: ${status.line} ${status.remedy}`.trim());
     await Promise.all(this.warmed.values()); // a warm-up in flight finishes first: it compiles what this run needs
@@ -222,8 +224,13 @@ export class Engine implements EngineApi {
       samples: 0,
       request: { recipe: request.recipe, ...(request.seed !== undefined ? { seed: request.seed } : {}), sets: [...request.sets] },
     };
-    this.live = new LiveRun(gpu, recipe, summary, this.store, listener, (message) => this.emit({ kind: 'storage', message }));
+    this.live = new LiveRun(gpu, recipe, summary, this.store, listener, (message) => this.emit({ kind: 'storage', message }), undefined, teachers);
     return { summary, recipe, records: [], samples: [] };
+  }
+
+  /** Distillation's teachers, from runs trained in this browser (`distill.teachers`: names or ids). */
+  private async teachersOf(recipe: Recipe): Promise<TeacherWeights[] | undefined> {
+    return declaresRole(recipe, 'teacher') ? loadTeachers(recipe, new StoredRunTeacherSource(this.store)) : undefined;
   }
 
   async resumeRun(id: string, listener: (update: RunUpdate) => void): Promise<RunView> {
@@ -238,6 +245,7 @@ export class Engine implements EngineApi {
     const from = await this.store.loadCheckpoint(id);
     // A checkpoint of another vocabulary is refused before any row is cut.
     if (from) checkVocabulary(from.checkpoint.vocabulary, recipeVocabulary(recipe), `the checkpoint of run "${run.summary.name}"`);
+    const teachers = await this.teachersOf(recipe);
     await this.reset();
     const records = from?.records ?? 0;
     const samples = from?.samples ?? 0;
@@ -248,7 +256,7 @@ export class Engine implements EngineApi {
       samples,
       progress: { state: 'paused', position: from?.position ?? null, ...(from ? { checkpoint: from.position } : {}) },
     };
-    this.live = new LiveRun(gpu, recipe, summary, this.store, listener, (message) => this.emit({ kind: 'storage', message }), from);
+    this.live = new LiveRun(gpu, recipe, summary, this.store, listener, (message) => this.emit({ kind: 'storage', message }), from, teachers);
     return { summary, recipe, records: run.records.slice(0, records), samples: run.samples.slice(0, samples) };
   }
 

@@ -13,6 +13,7 @@ import {
   type Recipe,
   type Sample,
   sampleRecord,
+  type TeacherWeights,
   Trainer,
 } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
@@ -64,8 +65,10 @@ export class LiveRun {
     private readonly listener: (update: RunUpdate) => void,
     private readonly notify: (message: string) => void,
     from?: CheckpointRecord,
+    /** Distillation's teachers (engine/teacher-source.ts), read before the run starts. */
+    teachers?: readonly TeacherWeights[],
   ) {
-    this.trainer = new Trainer(gpu, recipe);
+    this.trainer = new Trainer(gpu, recipe, teachers ? { teachers } : {});
     if (from) {
       this.trainer.restore(from.checkpoint);
       this.saved = { records: from.records, samples: from.samples };
