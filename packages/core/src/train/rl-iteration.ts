@@ -5,7 +5,7 @@
 //
 // Shape legend:  B rollouts (prompts × group size) · T training positions
 
-import { actionCounts, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
+import { actionCounts, type GpuStats, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
 import type { Algorithm } from '../algorithms/algorithm.ts';
 import type { JsonValue } from '../envs/environment.ts';
 import { collectRollouts, type EpisodeRequest, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
@@ -192,6 +192,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   const { recipe, models } = ctx;
   const rl = recipe.rl;
   const clock = new Stopwatch();
+  const traffic = { ...ctx.scorer.gpu.stats };
   const policyLag = ctx.history?.age ?? 0;
   const { samples, trained, selectionMetrics, rows, scores, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(
     ctx,
@@ -282,6 +283,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     }
   }
   metrics['perf/iteration_s'] = clock.total();
+  Object.assign(metrics, trafficSince(ctx.scorer.gpu.stats, traffic));
   const rowOf = new Map(trained.map((i, b) => [i, b]));
   return {
     metrics,
@@ -289,6 +291,17 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
       const b = rowOf.get(i);
       return { sample, channels: b === undefined ? {} : channels(sample, b, rows, scores, advantages) };
     }),
+  };
+}
+
+/** The host↔GPU traffic between two snapshots of the runtime's counters (docs/design.md §4). */
+function trafficSince(now: GpuStats, before: GpuStats): Partial<Record<MetricName, number>> {
+  return {
+    'perf/submits': now.submits - before.submits,
+    'perf/uploads': now.uploads - before.uploads,
+    'perf/upload_bytes': now.uploadBytes - before.uploadBytes,
+    'perf/readbacks': now.readbacks - before.readbacks,
+    'perf/readback_bytes': now.readbackBytes - before.readbackBytes,
   };
 }
 
