@@ -47,7 +47,7 @@ function recipe(algorithm: Recipe['rl']['algorithm'], sets: string[] = []): Reci
 
 async function inputs(r: Recipe, batch: TrainingRows, values?: Float32Array): Promise<AdvantageInputs> {
   const zeros = new Float32Array(B * T);
-  const scores: Scores = { oldLogp: zeros, entropy: zeros, refLogp: zeros, ...(values ? { values } : {}) };
+  const scores: Scores = { oldLogp: zeros, refLogp: zeros, ...(values ? { values } : {}) };
   return { gpu: await testGpu(), rows: batch, scores, tokenRewards: batch.rewards, recipe: r };
 }
 

@@ -173,7 +173,7 @@ function emptyBatch(): Omit<ScoredRollouts, 'samples' | 'trained' | 'selectionMe
   const empty = new Float32Array(0);
   return {
     rows,
-    scores: { oldLogp: empty, entropy: empty, refLogp: empty },
+    scores: { oldLogp: empty, refLogp: empty },
     tokenRewards: empty,
     klPenalty: 0,
     advantages: empty,

@@ -1,8 +1,11 @@
-// Scoring a batch of rollouts before the update: log π_old and entropy under the policy, log π_ref
-// under the frozen reference, and the scores the method asks for (V under the critic, log π_teacher
-// under each row's routed teacher) — one submit for the work and one for the readback of every array
-// (they are [B, T] floats: a few KB for the batches Horizon trains on). Each distinct teacher scores
-// the whole batch and each row keeps its own teacher's log-probs: simple, at one forward per teacher.
+// Scoring a batch of rollouts before the update: log π_old under the policy, log π_ref under the
+// frozen reference, and the scores the method asks for (V under the critic, log π_teacher under each
+// row's routed teacher) — one submit for the work and one for the readback of every array (they are
+// [B, T] floats: a few KB for the batches Horizon trains on). The classifier also writes each
+// position's entropy; nothing reads π_old's entropy at scoring (the update step measures the
+// policy's own, policy/entropy), so it stays on the GPU in a scratch tensor. Each distinct teacher
+// scores the whole batch and each row keeps its own teacher's log-probs: simple, at one forward per
+// teacher.
 //
 // Shape legend:  B rows · T positions · N = B·T · V vocab
 
@@ -14,7 +17,6 @@ import type { TrainingRows } from './rows.ts';
 
 export interface Scores {
   oldLogp: Float32Array; // [B, T] log π_old of every target
-  entropy: Float32Array; // [B, T] entropy of π_old at every position
   refLogp: Float32Array; // [B, T] log π_ref of every target
   /** [B, T] critic values; present when the method asks for the `values` score. */
   values?: Float32Array;
@@ -31,9 +33,8 @@ interface ScoreTensors {
   inputs: Tensor; // [B, T] u32
   targets: Tensor; // [B, T] u32
   logp: Tensor; // [B, T]
-  entropy: Tensor; // [B, T]
   refLogp: Tensor; // [B, T]
-  refEntropy: Tensor; // [B, T]
+  entropy: Tensor; // [B, T] scratch: the classifier's entropy output, never read
   lse: Tensor; // [B, T]
 }
 
@@ -74,13 +75,13 @@ export class Scorer {
     gpu.write(t.inputs, rows.inputs);
     gpu.write(t.targets, rows.targets);
     const rec = gpu.begin('score');
-    for (const [model, logp, entropy] of [
-      [policy, t.logp, t.entropy],
-      [named('reference'), t.refLogp, t.refEntropy],
+    for (const [model, logp] of [
+      [policy, t.logp],
+      [named('reference'), t.refLogp],
     ] as const) {
       const acts = model.activations(B, T);
       model.recordForward(rec, acts, t.inputs);
-      recordClassifierForward(rec, gpu, { logits: acts.output, targets: t.targets, logp, entropy, lse: t.lse }, { N, V }, { temperature });
+      recordClassifierForward(rec, gpu, { logits: acts.output, targets: t.targets, logp, entropy: t.entropy, lse: t.lse }, { N, V }, { temperature });
     }
     const criticActs = critic?.activations(B, T);
     if (critic && criticActs) critic.recordForward(rec, criticActs, t.inputs);
@@ -90,26 +91,25 @@ export class Scorer {
     if (pairs && m) {
       gpu.write(m.inputs, pairs.inputs);
       gpu.write(m.targets, pairs.targets);
-      for (const [model, logp, entropy] of [
-        [policy, m.logp, m.entropy],
-        [named('reference'), m.refLogp, m.refEntropy],
+      for (const [model, logp] of [
+        [policy, m.logp],
+        [named('reference'), m.refLogp],
       ] as const) {
         const acts = model.activations(B, T);
         model.recordForward(rec, acts, m.inputs);
-        recordClassifierForward(rec, gpu, { logits: acts.output, targets: m.targets, logp, entropy, lse: m.lse }, { N, V }, { temperature });
+        recordClassifierForward(rec, gpu, { logits: acts.output, targets: m.targets, logp, entropy: m.entropy, lse: m.lse }, { N, V }, { temperature });
       }
     }
     const teachers = extra.includes('teacherLogp') ? this.teacherTensors(rows, rowTeachers) : [];
     for (const { model, logp } of teachers) {
       const acts = model.activations(B, T);
       model.recordForward(rec, acts, t.inputs);
-      recordClassifierForward(rec, gpu, { logits: acts.output, targets: t.targets, logp, entropy: t.refEntropy, lse: t.lse }, { N, V }, { temperature });
+      recordClassifierForward(rec, gpu, { logits: acts.output, targets: t.targets, logp, entropy: t.entropy, lse: t.lse }, { N, V }, { temperature });
     }
     gpu.submit(rec);
     // One round trip for every array of the phase.
-    const [oldLogp, entropy, refLogp, ...rest] = (await gpu.readMany([
+    const [oldLogp, refLogp, ...rest] = (await gpu.readMany([
       t.logp,
-      t.entropy,
       t.refLogp,
       ...(criticActs ? [criticActs.output] : []),
       ...(m ? [m.logp, m.refLogp] : []),
@@ -121,7 +121,6 @@ export class Scorer {
     const teacherLogp = rowTeachers && teachers.length > 0 ? pickRows(teacherRows, teachers, rowTeachers, T) : undefined;
     return {
       oldLogp,
-      entropy,
       refLogp,
       ...(values ? { values } : {}),
       ...(mismatched ? { mismatched } : {}),
@@ -156,9 +155,8 @@ export class Scorer {
         inputs: this.gpu.tensor([B, T], 'u32', `score.inputs[${key}]`),
         targets: this.gpu.tensor([B, T], 'u32', `score.targets[${key}]`),
         logp: f('logp'),
-        entropy: f('entropy'),
         refLogp: f('refLogp'),
-        refEntropy: f('refEntropy'),
+        entropy: f('entropy'),
         lse: f('lse'),
       };
       this.tensors.set(key, t);
