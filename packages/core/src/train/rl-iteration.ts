@@ -16,6 +16,7 @@ import type { MetricName } from '../metrics/glossary.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { AdamW } from '../model/optimizer.ts';
 import type { Recipe } from '../recipe/schema.ts';
+import type { BatchTensors } from './batch-tensors.ts';
 import { isSuccess } from './evaluate.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
 import type { PolicyHistory } from './policy-history.ts';
@@ -79,6 +80,8 @@ export interface ScoredRollouts {
   selectionMetrics: Partial<Record<MetricName, number>>;
   rows: TrainingRows;
   scores: Scores;
+  /** The same batch on the GPU, advantages and critic targets included; absent when no row is left to train. */
+  batch?: BatchTensors;
   /** [B, T] task rewards plus KL shaping. */
   tokenRewards: Float32Array;
   /** Summed −β·KL penalties over all rollouts (KL in the reward only). */
@@ -136,14 +139,18 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
     }
   }
 
-  // 4. Advantages (and critic targets) from the method.
-  const { advantages, returns, metrics: advantageMetrics } = await algorithm.advantages({ gpu: ctx.scorer.gpu, rows, scores, tokenRewards, recipe });
+  // 4. Advantages (and critic targets) from the method, on the GPU where its kernels run.
+  const gpu = ctx.scorer.gpu;
+  const batchOnGpu = ctx.scorer.batch(rows.B, rows.T);
+  const result = await algorithm.advantages({ gpu, rows, scores, tokenRewards, recipe, batch: batchOnGpu });
+  const { advantages, returns, metrics: advantageMetrics } = result;
   return {
     samples,
     trained,
     selectionMetrics,
     rows,
     scores,
+    batch: batchOnGpu,
     tokenRewards,
     klPenalty,
     advantages,
@@ -154,7 +161,7 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
 }
 
 /** A batch with no row left to train: nothing is scored, and the update is skipped. */
-function emptyBatch(): Omit<ScoredRollouts, 'samples' | 'trained' | 'selectionMetrics' | 'seconds'> {
+function emptyBatch(): Omit<ScoredRollouts, 'samples' | 'trained' | 'selectionMetrics' | 'seconds' | 'batch'> {
   const T = 4;
   const none = new Uint32Array(0);
   const rows: TrainingRows = {
@@ -194,7 +201,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   const clock = new Stopwatch();
   const traffic = { ...ctx.scorer.gpu.stats };
   const policyLag = ctx.history?.age ?? 0;
-  const { samples, trained, selectionMetrics, rows, scores, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(
+  const { samples, trained, selectionMetrics, rows, scores, batch, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(
     ctx,
     iteration,
     cursor,
@@ -207,7 +214,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   //    every minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
   //    With nothing left to train (every rollout failed or was dropped) the iteration takes no step.
   //    A model may step more than once per minibatch (SAO's K critic updates).
-  const updates = rows.B > 0 ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
+  const updates = batch ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
   // Truncated importance sampling weights the PPO-clip loss, i.e. its advantages (rollout-mismatch.ts).
   const tis =
     rl.tis > 0 && updates.some((u) => u.terms.some((term) => term.kind === 'ppo-clip'))
