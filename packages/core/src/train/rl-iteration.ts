@@ -23,7 +23,7 @@ import type { PolicyHistory } from './policy-history.ts';
 import { rolloutMismatch, truncatedIsAdvantages } from './rollout-mismatch.ts';
 import { gatherItems, gatherRows, type TrainingRows, toTrainingRows, trainingLength } from './rows.ts';
 import type { Scorer, Scores } from './scoring.ts';
-import type { Minibatch, StepMetrics, UpdateSteps } from './update-steps.ts';
+import type { BatchRows, Minibatch, StepMetrics, UpdateSteps } from './update-steps.ts';
 import { minibatchBounds, selectTrainable } from './valid-rollouts.ts';
 
 /** Salts separating the run's random streams. */
@@ -139,11 +139,16 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
     }
   }
 
-  // 4. Advantages (and critic targets) from the method, on the GPU where its kernels run.
+  // 4. Advantages (and critic targets) from the method, on the GPU where its kernels run; what a
+  //    method computed on the host goes up once, for every minibatch to copy its rows from.
   const gpu = ctx.scorer.gpu;
   const batchOnGpu = ctx.scorer.batch(rows.B, rows.T);
   const result = await algorithm.advantages({ gpu, rows, scores, tokenRewards, recipe, batch: batchOnGpu });
   const { advantages, returns, metrics: advantageMetrics } = result;
+  if (!result.onGpu) {
+    gpu.write(batchOnGpu.advantages, advantages);
+    gpu.write(batchOnGpu.returns, returns);
+  }
   return {
     samples,
     trained,
@@ -213,7 +218,8 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   //    the method trains this iteration takes one step, in the method's order. Every loss term of
   //    every minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
   //    With nothing left to train (every rollout failed or was dropped) the iteration takes no step.
-  //    A model may step more than once per minibatch (SAO's K critic updates).
+  //    A model may step more than once per minibatch (SAO's K critic updates). A minibatch's rows are
+  //    copied out of the batch on the GPU by the first step on them and shared by the others.
   const updates = batch ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
   // Truncated importance sampling weights the PPO-clip loss, i.e. its advantages (rollout-mismatch.ts).
   const tis =
@@ -226,14 +232,20 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     rolloutIds: rows.rolloutIds,
     constant: rl.maxNewTokens,
   });
+  // What the minibatches copy their rows from that was not on the GPU yet.
+  if (batch && updates.length > 0) {
+    ctx.scorer.gpu.write(batch.scales, scales);
+    if (tis) ctx.scorer.gpu.write(batch.advantages, tis.advantages);
+  }
   const steps = updates.map(() => [] as StepMetrics[]);
   const stepSeconds = updates.map(() => 0);
   // A batch shrunk by drops need not divide into rl.minibatches: near-equal parts (valid-rollouts.ts).
   const bounds = minibatchBounds(rows.B, rl.minibatches);
-  for (let epoch = 0; epoch < rl.epochs && updates.length > 0; epoch++) {
+  for (let epoch = 0; batch && epoch < rl.epochs && updates.length > 0; epoch++) {
     const order = shuffled(rows.B, mixSeed(recipe.seed, STREAM.shuffle, iteration, epoch));
     for (const [start, end] of bounds) {
-      const mb = minibatch(rows, scores, stepAdvantages, returns, scales, order.slice(start, end));
+      const indices = order.slice(start, end);
+      const mb = minibatchRows(batch, indices, () => minibatch(rows, scores, stepAdvantages, returns, scales, indices));
       for (const [u, update] of updates.entries()) {
         const started = performance.now();
         const model = models.byName.get(update.model);
@@ -332,6 +344,19 @@ function meanOfSteps(steps: readonly StepMetrics[], minibatches: number): StepMe
 }
 
 const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+
+/** Rows `indices` of the batch on the GPU; their host arrays are gathered only if a step asks for them. */
+function minibatchRows(batch: BatchTensors, indices: number[], gather: () => Minibatch): BatchRows {
+  let host: Minibatch | undefined;
+  return {
+    batch,
+    indices,
+    host: () => {
+      host ??= gather();
+      return host;
+    },
+  };
+}
 
 function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array, returns: Float32Array, scales: Float32Array, indices: number[]): Minibatch {
   const { T } = rows;
