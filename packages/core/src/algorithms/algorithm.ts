@@ -10,6 +10,7 @@ import type { Gpu, KlEstimator } from '@horizon/kernels';
 import type { JsonValue } from '../envs/environment.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import type { AlgorithmName, Recipe } from '../recipe/schema.ts';
+import type { BatchTensors } from '../train/batch-tensors.ts';
 import type { TrainingRows } from '../train/rows.ts';
 import type { Scores } from '../train/scoring.ts';
 
@@ -76,6 +77,12 @@ export interface AdvantageInputs {
   gpu: Gpu;
   rows: TrainingRows;
   scores: Scores;
+  /**
+   * The same batch on the GPU (train/batch-tensors.ts): tokens, mask, log π_roll, log π_old, log π_ref
+   * and, when scored, V and log π_teacher are there. A method whose kernels read them records its
+   * advantages into `batch.advantages` and `batch.returns` and says so with `onGpu`.
+   */
+  batch: BatchTensors;
   /** [B, T] task rewards on their target positions, plus −β·KL per action token when KL is in the reward. */
   tokenRewards: Float32Array;
   recipe: Recipe;
@@ -86,6 +93,8 @@ export interface AdvantageResult {
   /** [B, T] critic targets R̂; zeros when the algorithm has no critic. */
   returns: Float32Array;
   metrics: Partial<Record<MetricName, number>>;
+  /** `batch.advantages` and `batch.returns` already hold these arrays; otherwise the loop uploads them once. */
+  onGpu?: boolean;
 }
 
 /**

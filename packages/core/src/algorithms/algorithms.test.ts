@@ -10,6 +10,7 @@ import { resolveRecipe } from '../recipe/resolve.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import type { TrainingRows } from '../train/rows.ts';
 import type { Scores } from '../train/scoring.ts';
+import { scoredBatchOnGpu } from '../train/testing/scored-batch.ts';
 import type { AdvantageInputs, LossTerm } from './algorithm.ts';
 import { declaredModels } from './declared-models.ts';
 import { ALGORITHM_BY_NAME } from './index.ts';
@@ -47,8 +48,9 @@ function recipe(algorithm: Recipe['rl']['algorithm'], sets: string[] = []): Reci
 
 async function inputs(r: Recipe, batch: TrainingRows, values?: Float32Array): Promise<AdvantageInputs> {
   const zeros = new Float32Array(B * T);
-  const scores: Scores = { oldLogp: zeros, entropy: zeros, refLogp: zeros, ...(values ? { values } : {}) };
-  return { gpu: await testGpu(), rows: batch, scores, tokenRewards: batch.rewards, recipe: r };
+  const scores: Scores = { oldLogp: zeros, refLogp: zeros, ...(values ? { values } : {}) };
+  const gpu = await testGpu();
+  return { gpu, rows: batch, scores, batch: scoredBatchOnGpu(gpu, batch, scores), tokenRewards: batch.rewards, recipe: r };
 }
 
 /** A per-rollout advantage on each of its action tokens, 0 elsewhere. */

@@ -3,24 +3,40 @@
 // prompt, and that one advantage broadcast onto every action token of the rollout (outcome
 // supervision). No critic. A group whose rollouts all got the same reward gives every rollout
 // advantage 0: that fraction is logged, because those samples teach nothing (docs/algorithms/grpo.md §2).
+// On the GPU: the baselines, their broadcast onto action tokens and whitening are recorded into one
+// encoder on the batch's tensors (gpu-advantages.ts); the host sums each rollout's token rewards
+// (B numbers, from the rewards it placed itself, KL shaping included) and computes the metrics.
 //
 // Shape legend:  B rows · T positions
 
-import { type GroupEstimator, groupBaselines, whiten } from '@horizon/kernels';
+import { type GroupEstimator, recordBroadcastAdvantages, recordGroupBaselines } from '@horizon/kernels';
 import type { AdvantageInputs, AdvantageResult } from './algorithm.ts';
 import { maskedStats } from './algorithm.ts';
+import { rawAdvantagesOf, submitAdvantages } from './gpu-advantages.ts';
 
-export async function groupAdvantages({ gpu, rows, tokenRewards, recipe }: AdvantageInputs, estimator: GroupEstimator): Promise<AdvantageResult> {
+export async function groupAdvantages({ gpu, rows, tokenRewards, recipe, batch }: AdvantageInputs, estimator: GroupEstimator): Promise<AdvantageResult> {
   const { B, T, actionMask, groupIds } = rows;
   const rewards = new Float32Array(B);
   for (let b = 0; b < B; b++) for (let t = 0; t < T; t++) rewards[b] += tokenRewards[b * T + t];
-  const { tokenAdvantages } = await groupBaselines(gpu, { rewards, groupIds, actionMask }, { estimator, T });
-  const advantages = tokenAdvantages as Float32Array;
-  const raw = maskedStats(advantages, actionMask);
-  const final = recipe.rl.whiten ? (await whiten(gpu, { values: advantages, mask: actionMask }, { B, T })).whitened : advantages;
+  gpu.write(batch.rolloutRewards, rewards);
+  gpu.write(batch.groupIds, groupIds);
+  const { whiten } = recipe.rl;
+  const rec = gpu.begin('advantages');
+  recordGroupBaselines(rec, gpu, { rewards: batch.rolloutRewards, groupIds: batch.groupIds, advantages: batch.rolloutAdvantages }, { N: B, estimator });
+  recordBroadcastAdvantages(
+    rec,
+    gpu,
+    { sampleAdvantages: batch.rolloutAdvantages, mask: batch.mask, tokenAdvantages: rawAdvantagesOf(batch, whiten) },
+    { B, T },
+  );
+  // No critic: the targets are zeros, on the GPU as on the host.
+  rec.clear(batch.returns);
+  const recorded = await submitAdvantages(gpu, rec, batch, { whiten, returns: false });
+  const raw = maskedStats(recorded.raw, actionMask);
   return {
-    advantages: final,
+    advantages: recorded.advantages,
     returns: new Float32Array(B * T),
+    onGpu: true,
     metrics: {
       'rollout/advantage_mean': raw.mean,
       'rollout/advantage_std': raw.std,

@@ -17,6 +17,7 @@ export type MetricUnit =
   | 'norm'
   | 'value'
   | 'count'
+  | 'bytes'
   | 'seconds'
   | 'tokens/s'
   | 'lr';
@@ -220,6 +221,19 @@ export const METRICS = {
   'perf/update_s': { unit: 'seconds', doc: 'wall time of the policy and critic epochs', better: 'lower' },
   'perf/policy_update_s': { unit: 'seconds', doc: 'wall time of the policy optimizer steps within the update', better: 'lower' },
   'perf/critic_update_s': { unit: 'seconds', doc: 'wall time of the critic optimizer steps within the update (PPO)', better: 'lower' },
+  'perf/submits': {
+    unit: 'count',
+    doc: 'command buffers submitted to the GPU queue during the iteration (sampling and the copies of each readback included)',
+    better: 'lower',
+  },
+  'perf/uploads': { unit: 'count', doc: 'host → GPU buffer writes (queue.writeBuffer) during the iteration, sampling included', better: 'lower' },
+  'perf/upload_bytes': { unit: 'bytes', doc: 'bytes written host → GPU during the iteration, sampling included', better: 'lower' },
+  'perf/readbacks': {
+    unit: 'count',
+    doc: 'GPU → host round trips (one mapAsync wait each, however many arrays) during the iteration, sampling included',
+    better: 'lower',
+  },
+  'perf/readback_bytes': { unit: 'bytes', doc: 'bytes read GPU → host during the iteration, sampling included', better: 'lower' },
   'perf/eval_s': { unit: 'seconds', doc: 'wall time of an evaluation pass', better: 'lower' },
   'hack/attempts': { unit: 'count', doc: 'tool calls the monitor flagged as reward hacking this iteration', better: 'lower' },
   'hack/intercepted': { unit: 'count', doc: 'flagged tool calls the guard blocked or answered with a fabricated output' },

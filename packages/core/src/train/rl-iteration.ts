@@ -5,7 +5,7 @@
 //
 // Shape legend:  B rollouts (prompts × group size) · T training positions
 
-import { actionCounts, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
+import { actionCounts, type GpuStats, lossScales, SeededRandom, tokenKlRef } from '@horizon/kernels';
 import type { Algorithm } from '../algorithms/algorithm.ts';
 import type { JsonValue } from '../envs/environment.ts';
 import { collectRollouts, type EpisodeRequest, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
@@ -17,13 +17,14 @@ import type { MetricName } from '../metrics/glossary.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { AdamW } from '../model/optimizer.ts';
 import type { Recipe } from '../recipe/schema.ts';
+import type { BatchTensors } from './batch-tensors.ts';
 import { isSuccess } from './evaluate.ts';
 import type { GpuSampler } from './gpu-sampler.ts';
 import type { PolicyHistory } from './policy-history.ts';
 import { rolloutMismatch, truncatedIsAdvantages } from './rollout-mismatch.ts';
 import { gatherItems, gatherRows, type TrainingRows, toTrainingRows, trainingLength } from './rows.ts';
 import type { Scorer, Scores } from './scoring.ts';
-import type { Minibatch, StepMetrics, UpdateSteps } from './update-steps.ts';
+import type { BatchRows, Minibatch, StepMetrics, UpdateSteps } from './update-steps.ts';
 import { minibatchBounds, selectTrainable } from './valid-rollouts.ts';
 
 /** Salts separating the run's random streams. */
@@ -80,6 +81,8 @@ export interface ScoredRollouts {
   selectionMetrics: Partial<Record<MetricName, number>>;
   rows: TrainingRows;
   scores: Scores;
+  /** The same batch on the GPU, advantages and critic targets included; absent when no row is left to train. */
+  batch?: BatchTensors;
   /** [B, T] task rewards plus KL shaping. */
   tokenRewards: Float32Array;
   /** Summed −β·KL penalties over all rollouts (KL in the reward only). */
@@ -137,14 +140,23 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
     }
   }
 
-  // 4. Advantages (and critic targets) from the method.
-  const { advantages, returns, metrics: advantageMetrics } = await algorithm.advantages({ gpu: ctx.scorer.gpu, rows, scores, tokenRewards, recipe });
+  // 4. Advantages (and critic targets) from the method, on the GPU where its kernels run; what a
+  //    method computed on the host goes up once, for every minibatch to copy its rows from.
+  const gpu = ctx.scorer.gpu;
+  const batchOnGpu = ctx.scorer.batch(rows.B, rows.T);
+  const result = await algorithm.advantages({ gpu, rows, scores, tokenRewards, recipe, batch: batchOnGpu });
+  const { advantages, returns, metrics: advantageMetrics } = result;
+  if (!result.onGpu) {
+    gpu.write(batchOnGpu.advantages, advantages);
+    gpu.write(batchOnGpu.returns, returns);
+  }
   return {
     samples,
     trained,
     selectionMetrics,
     rows,
     scores,
+    batch: batchOnGpu,
     tokenRewards,
     klPenalty,
     advantages,
@@ -155,7 +167,7 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
 }
 
 /** A batch with no row left to train: nothing is scored, and the update is skipped. */
-function emptyBatch(): Omit<ScoredRollouts, 'samples' | 'trained' | 'selectionMetrics' | 'seconds'> {
+function emptyBatch(): Omit<ScoredRollouts, 'samples' | 'trained' | 'selectionMetrics' | 'seconds' | 'batch'> {
   const T = 4;
   const none = new Uint32Array(0);
   const rows: TrainingRows = {
@@ -174,7 +186,7 @@ function emptyBatch(): Omit<ScoredRollouts, 'samples' | 'trained' | 'selectionMe
   const empty = new Float32Array(0);
   return {
     rows,
-    scores: { oldLogp: empty, entropy: empty, refLogp: empty },
+    scores: { oldLogp: empty, refLogp: empty },
     tokenRewards: empty,
     klPenalty: 0,
     advantages: empty,
@@ -193,8 +205,9 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   const { recipe, models } = ctx;
   const rl = recipe.rl;
   const clock = new Stopwatch();
+  const traffic = { ...ctx.scorer.gpu.stats };
   const policyLag = ctx.history?.age ?? 0;
-  const { samples, trained, selectionMetrics, rows, scores, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(
+  const { samples, trained, selectionMetrics, rows, scores, batch, klPenalty, advantages, returns, advantageMetrics, seconds } = await collectAndScore(
     ctx,
     iteration,
     cursor,
@@ -206,8 +219,9 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
   //    the method trains this iteration takes one step, in the method's order. Every loss term of
   //    every minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3).
   //    With nothing left to train (every rollout failed or was dropped) the iteration takes no step.
-  //    A model may step more than once per minibatch (SAO's K critic updates).
-  const updates = rows.B > 0 ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
+  //    A model may step more than once per minibatch (SAO's K critic updates). A minibatch's rows are
+  //    copied out of the batch on the GPU by the first step on them and shared by the others.
+  const updates = batch ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
   // Truncated importance sampling weights the PPO-clip loss, i.e. its advantages (rollout-mismatch.ts).
   const tis =
     rl.tis > 0 && updates.some((u) => u.terms.some((term) => term.kind === 'ppo-clip'))
@@ -219,14 +233,20 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     rolloutIds: rows.rolloutIds,
     constant: rl.maxNewTokens,
   });
+  // What the minibatches copy their rows from that was not on the GPU yet.
+  if (batch && updates.length > 0) {
+    ctx.scorer.gpu.write(batch.scales, scales);
+    if (tis) ctx.scorer.gpu.write(batch.advantages, tis.advantages);
+  }
   const steps = updates.map(() => [] as StepMetrics[]);
   const stepSeconds = updates.map(() => 0);
   // A batch shrunk by drops need not divide into rl.minibatches: near-equal parts (valid-rollouts.ts).
   const bounds = minibatchBounds(rows.B, rl.minibatches);
-  for (let epoch = 0; epoch < rl.epochs && updates.length > 0; epoch++) {
+  for (let epoch = 0; batch && epoch < rl.epochs && updates.length > 0; epoch++) {
     const order = shuffled(rows.B, mixSeed(recipe.seed, STREAM.shuffle, iteration, epoch));
     for (const [start, end] of bounds) {
-      const mb = minibatch(rows, scores, stepAdvantages, returns, scales, order.slice(start, end));
+      const indices = order.slice(start, end);
+      const mb = minibatchRows(batch, indices, () => minibatch(rows, scores, stepAdvantages, returns, scales, indices));
       for (const [u, update] of updates.entries()) {
         const started = performance.now();
         const model = models.byName.get(update.model);
@@ -284,6 +304,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
     }
   }
   metrics['perf/iteration_s'] = clock.total();
+  Object.assign(metrics, trafficSince(ctx.scorer.gpu.stats, traffic));
   const rowOf = new Map(trained.map((i, b) => [i, b]));
   return {
     metrics,
@@ -291,6 +312,17 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
       const b = rowOf.get(i);
       return { sample, channels: b === undefined ? {} : channels(sample, b, rows, scores, advantages) };
     }),
+  };
+}
+
+/** The host↔GPU traffic between two snapshots of the runtime's counters (docs/design.md §4). */
+function trafficSince(now: GpuStats, before: GpuStats): Partial<Record<MetricName, number>> {
+  return {
+    'perf/submits': now.submits - before.submits,
+    'perf/uploads': now.uploads - before.uploads,
+    'perf/upload_bytes': now.uploadBytes - before.uploadBytes,
+    'perf/readbacks': now.readbacks - before.readbacks,
+    'perf/readback_bytes': now.readbackBytes - before.readbackBytes,
   };
 }
 
@@ -314,6 +346,19 @@ function meanOfSteps(steps: readonly StepMetrics[], minibatches: number): StepMe
 }
 
 const mean = (xs: readonly number[]) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+
+/** Rows `indices` of the batch on the GPU; their host arrays are gathered only if a step asks for them. */
+function minibatchRows(batch: BatchTensors, indices: number[], gather: () => Minibatch): BatchRows {
+  let host: Minibatch | undefined;
+  return {
+    batch,
+    indices,
+    host: () => {
+      host ??= gather();
+      return host;
+    },
+  };
+}
 
 function minibatch(rows: TrainingRows, scores: Scores, advantages: Float32Array, returns: Float32Array, scales: Float32Array, indices: number[]): Minibatch {
   const { T } = rows;

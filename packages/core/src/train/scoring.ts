@@ -1,20 +1,25 @@
-// Scoring a batch of rollouts before the update: log π_old and entropy under the policy, log π_ref
-// under the frozen reference, and the scores the method asks for (V under the critic, log π_teacher
-// under each row's routed teacher) — one submit for the work and one for the readback of every array
-// (they are [B, T] floats: a few KB for the batches Horizon trains on). Each distinct teacher scores
-// the whole batch and each row keeps its own teacher's log-probs: simple, at one forward per teacher.
+// Scoring a batch of rollouts before the update: log π_old under the policy, log π_ref under the
+// frozen reference, and the scores the method asks for (V under the critic, log π_teacher under each
+// row's routed teacher) — one submit for the work and one for the readback of every array (they are
+// [B, T] floats: a few KB for the batches Horizon trains on). The passes write into the batch's GPU
+// tensors (train/batch-tensors.ts), which also receive the rows' tokens, mask and log π_roll here,
+// once: the advantages and every minibatch read them there. The classifier also writes each
+// position's entropy; nothing reads π_old's entropy at scoring (the update step measures the
+// policy's own, policy/entropy), so it stays on the GPU in a scratch tensor. Each distinct teacher
+// scores the whole batch and each row keeps its own teacher's log-probs: simple, at one forward per
+// teacher.
 //
 // Shape legend:  B rows · T positions · N = B·T · V vocab
 
-import { type Gpu, recordClassifierForward, type Tensor } from '@horizon/kernels';
+import { type Gpu, type Recorder, recordClassifierForward, type Tensor } from '@horizon/kernels';
 import type { ScoreName } from '../algorithms/algorithm.ts';
 import type { Gpt } from '../model/gpt.ts';
+import { BatchTensors } from './batch-tensors.ts';
 import { mismatchedRows } from './mismatched-rows.ts';
 import type { TrainingRows } from './rows.ts';
 
 export interface Scores {
   oldLogp: Float32Array; // [B, T] log π_old of every target
-  entropy: Float32Array; // [B, T] entropy of π_old at every position
   refLogp: Float32Array; // [B, T] log π_ref of every target
   /** [B, T] critic values; present when the method asks for the `values` score. */
   values?: Float32Array;
@@ -27,28 +32,48 @@ export interface Scores {
 /** The declared model the critic's score is read from (the mismatched pairs use policy and reference; teachers come per row). */
 const SCORED_BY = { values: 'critic' } as const;
 
-interface ScoreTensors {
+/** The mismatched pairs' tensors (KTO's reference point), which only the host reads. */
+interface PairTensors {
   inputs: Tensor; // [B, T] u32
   targets: Tensor; // [B, T] u32
   logp: Tensor; // [B, T]
-  entropy: Tensor; // [B, T]
   refLogp: Tensor; // [B, T]
-  refEntropy: Tensor; // [B, T]
+}
+
+/** The classifier's outputs nothing reads after scoring. */
+interface Scratch {
+  entropy: Tensor; // [B, T]
   lse: Tensor; // [B, T]
 }
 
 export class Scorer {
-  private readonly tensors = new Map<string, ScoreTensors>();
+  private readonly batches = new Map<string, BatchTensors>();
+  private readonly pairs = new Map<string, PairTensors>();
+  private readonly scratches = new Map<string, Scratch>();
   private readonly teacherLogps = new Map<string, Tensor>();
 
   constructor(readonly gpu: Gpu) {}
 
-  /** Releases the scoring buffers. */
+  /** Releases the scoring buffers, the batches' included. */
   destroy(): void {
-    for (const t of this.tensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
+    for (const batch of this.batches.values()) batch.destroy();
+    for (const t of [...this.pairs.values(), ...this.scratches.values()]) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
     for (const tensor of this.teacherLogps.values()) this.gpu.destroy(tensor);
-    this.tensors.clear();
+    this.batches.clear();
+    this.pairs.clear();
+    this.scratches.clear();
     this.teacherLogps.clear();
+  }
+
+  /** The GPU tensors of batches of this shape: after `score`, they hold that batch (batch-tensors.ts). */
+  batch(B: number, T: number): BatchTensors {
+    const key = `${B}x${T}`;
+    let batch = this.batches.get(key);
+    if (!batch) {
+      batch = new BatchTensors(this.gpu, B, T);
+      this.batches.set(key, batch);
+    }
+    return batch;
   }
 
   /** `rowTeachers[b]`: the teacher that scores row b, needed for the `teacherLogp` score. */
@@ -70,58 +95,66 @@ export class Scorer {
     const { B, T } = rows;
     const N = B * T;
     const V = policy.config.vocabSize;
-    const t = this.buffers(B, T);
+    const t = this.batch(B, T);
+    const scratch = this.scratch(B, T);
     gpu.write(t.inputs, rows.inputs);
     gpu.write(t.targets, rows.targets);
+    gpu.write(t.mask, rows.actionMask);
+    gpu.write(t.rolloutLogp, rows.rolloutLogp);
+    const classify = (rec: Recorder, acts: { output: Tensor }, targets: Tensor, logp: Tensor) =>
+      recordClassifierForward(rec, gpu, { logits: acts.output, targets, logp, ...scratch }, { N, V }, { temperature });
     const rec = gpu.begin('score');
-    for (const [model, logp, entropy] of [
-      [policy, t.logp, t.entropy],
-      [named('reference'), t.refLogp, t.refEntropy],
+    for (const [model, logp] of [
+      [policy, t.oldLogp],
+      [named('reference'), t.refLogp],
     ] as const) {
       const acts = model.activations(B, T);
       model.recordForward(rec, acts, t.inputs);
-      recordClassifierForward(rec, gpu, { logits: acts.output, targets: t.targets, logp, entropy, lse: t.lse }, { N, V }, { temperature });
+      classify(rec, acts, t.targets, logp);
     }
-    const criticActs = critic?.activations(B, T);
-    if (critic && criticActs) critic.recordForward(rec, criticActs, t.inputs);
+    if (critic) {
+      // Copied out: the critic's activations of this shape are reused by its own update steps.
+      const acts = critic.activations(B, T);
+      critic.recordForward(rec, acts, t.inputs);
+      rec.copy(acts.output, t.values, N);
+    }
     // The same two models on the mismatched pairs, in the same submit.
     const pairs = extra.includes('mismatched') ? mismatchedRows(rows) : undefined;
-    const m = pairs ? this.buffers(B, T, 'mismatched') : undefined;
+    const m = pairs ? this.pairTensors(B, T) : undefined;
     if (pairs && m) {
       gpu.write(m.inputs, pairs.inputs);
       gpu.write(m.targets, pairs.targets);
-      for (const [model, logp, entropy] of [
-        [policy, m.logp, m.entropy],
-        [named('reference'), m.refLogp, m.refEntropy],
+      for (const [model, logp] of [
+        [policy, m.logp],
+        [named('reference'), m.refLogp],
       ] as const) {
         const acts = model.activations(B, T);
         model.recordForward(rec, acts, m.inputs);
-        recordClassifierForward(rec, gpu, { logits: acts.output, targets: m.targets, logp, entropy, lse: m.lse }, { N, V }, { temperature });
+        classify(rec, acts, m.targets, logp);
       }
     }
     const teachers = extra.includes('teacherLogp') ? this.teacherTensors(rows, rowTeachers) : [];
     for (const { model, logp } of teachers) {
       const acts = model.activations(B, T);
       model.recordForward(rec, acts, t.inputs);
-      recordClassifierForward(rec, gpu, { logits: acts.output, targets: t.targets, logp, entropy: t.refEntropy, lse: t.lse }, { N, V }, { temperature });
+      classify(rec, acts, t.targets, logp);
     }
     gpu.submit(rec);
     // One round trip for every array of the phase.
-    const [oldLogp, entropy, refLogp, ...rest] = (await gpu.readMany([
-      t.logp,
-      t.entropy,
+    const [oldLogp, refLogp, ...rest] = (await gpu.readMany([
+      t.oldLogp,
       t.refLogp,
-      ...(criticActs ? [criticActs.output] : []),
+      ...(critic ? [t.values] : []),
       ...(m ? [m.logp, m.refLogp] : []),
       ...teachers.map((teacher) => teacher.logp),
     ])) as Float32Array[];
-    const values = criticActs ? rest.shift() : undefined;
+    const values = critic ? rest.shift() : undefined;
     const mismatched = pairs ? { logp: rest[0], refLogp: rest[1], mask: pairs.mask } : undefined;
     const teacherRows = rest.slice(pairs ? 2 : 0);
     const teacherLogp = rowTeachers && teachers.length > 0 ? pickRows(teacherRows, teachers, rowTeachers, T) : undefined;
+    if (teacherLogp) gpu.write(t.teacherLogp, teacherLogp);
     return {
       oldLogp,
-      entropy,
       refLogp,
       ...(values ? { values } : {}),
       ...(mismatched ? { mismatched } : {}),
@@ -147,21 +180,28 @@ export class Scorer {
     return t;
   }
 
-  private buffers(B: number, T: number, purpose = 'batch'): ScoreTensors {
-    const key = purpose === 'batch' ? `${B}x${T}` : `${purpose}.${B}x${T}`;
-    let t = this.tensors.get(key);
+  private pairTensors(B: number, T: number): PairTensors {
+    const key = `${B}x${T}`;
+    let t = this.pairs.get(key);
     if (!t) {
-      const f = (name: string) => this.gpu.tensor([B, T], 'f32', `score.${name}[${key}]`);
+      const f = (name: string) => this.gpu.tensor([B, T], 'f32', `score.mismatched.${name}[${key}]`);
       t = {
-        inputs: this.gpu.tensor([B, T], 'u32', `score.inputs[${key}]`),
-        targets: this.gpu.tensor([B, T], 'u32', `score.targets[${key}]`),
+        inputs: this.gpu.tensor([B, T], 'u32', `score.mismatched.inputs[${key}]`),
+        targets: this.gpu.tensor([B, T], 'u32', `score.mismatched.targets[${key}]`),
         logp: f('logp'),
-        entropy: f('entropy'),
         refLogp: f('refLogp'),
-        refEntropy: f('refEntropy'),
-        lse: f('lse'),
       };
-      this.tensors.set(key, t);
+      this.pairs.set(key, t);
+    }
+    return t;
+  }
+
+  private scratch(B: number, T: number): Scratch {
+    const key = `${B}x${T}`;
+    let t = this.scratches.get(key);
+    if (!t) {
+      t = { entropy: this.gpu.tensor([B, T], 'f32', `score.entropy[${key}]`), lse: this.gpu.tensor([B, T], 'f32', `score.lse[${key}]`) };
+      this.scratches.set(key, t);
     }
     return t;
   }

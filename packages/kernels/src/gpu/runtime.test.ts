@@ -39,6 +39,20 @@ describe('GPU runtime', () => {
     expect([Array.from(ra), Array.from(rb), Array.from(rc)]).toEqual([[1.5, -2], [7, 8, 9], [3]]);
   });
 
+  it('counts uploads and readbacks with their bytes, one readback per readMany however many tensors', async () => {
+    const gpu = await testGpu();
+    const before = { ...gpu.stats };
+    const a = gpu.upload(new Float32Array([1, 2, 3]));
+    const b = gpu.upload(new Uint32Array([4, 5]));
+    gpu.write(a, new Float32Array([6]), 2);
+    expect(gpu.stats.uploads - before.uploads).toBe(3);
+    expect(gpu.stats.uploadBytes - before.uploadBytes).toBe(12 + 8 + 4);
+    await gpu.readMany([a, b]);
+    await gpu.read(b);
+    expect(gpu.stats.readbacks - before.readbacks).toBe(2);
+    expect(gpu.stats.readbackBytes - before.readbackBytes).toBe(12 + 8 + 8);
+  });
+
   it('refuses misaligned views and views past the end', async () => {
     const gpu = await testGpu();
     const flat = gpu.tensor([gpu.viewAlignment * 2], 'f32', 'flat');

@@ -1,7 +1,8 @@
 // The GPU runtime every kernel launches through: tensors, cached pipelines and bind groups,
 // content-addressed uniform buffers, a recorder that puts a whole step into one command encoder and
-// one compute pass, and readback through a pool of staging buffers. It counts dispatches, submits
-// and readbacks so benchmarks can report them.
+// one compute pass, and readback through a pool of staging buffers. It counts dispatches, submits,
+// uploads and readbacks (with their bytes) so benchmarks and the trainer's perf/ metrics can report
+// the host↔GPU traffic of a phase as the difference of two snapshots.
 
 import { GpuError } from './errors.ts';
 import type { DeviceReport } from './report.ts';
@@ -9,8 +10,14 @@ import { type DType, dtypeOf, elementCount, type HostArray, Tensor, type TypedAr
 
 export interface GpuStats {
   dispatches: number;
+  /** Command buffers submitted, the copies a readback submits included. */
   submits: number;
+  /** `queue.writeBuffer` calls (tensor writes and new uniform buffers) and the bytes they carried. */
+  uploads: number;
+  uploadBytes: number;
+  /** Round trips back to the host (one per `read` or `readMany`, however many tensors) and the bytes mapped. */
   readbacks: number;
+  readbackBytes: number;
   pipelinesCompiled: number;
 }
 
@@ -22,7 +29,7 @@ const BIND_GROUP_CACHE_LIMIT = 8192;
 const UNIFORM_CACHE_LIMIT = 4096;
 
 export class Gpu {
-  readonly stats: GpuStats = { dispatches: 0, submits: 0, readbacks: 0, pipelinesCompiled: 0 };
+  readonly stats: GpuStats = { dispatches: 0, submits: 0, uploads: 0, uploadBytes: 0, readbacks: 0, readbackBytes: 0, pipelinesCompiled: 0 };
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly pipelineIds = new WeakMap<GPUComputePipeline, number>();
   private readonly bufferIds = new WeakMap<GPUBuffer, number>();
@@ -81,6 +88,7 @@ export class Gpu {
     }
     if (data.length === 0) return;
     this.device.queue.writeBuffer(tensor.buffer, tensor.byteOffset + elementOffset * 4, data.buffer, data.byteOffset, data.byteLength);
+    this.countUpload(data.byteLength);
   }
 
   /**
@@ -138,6 +146,7 @@ export class Gpu {
       if (this.uniforms.size >= UNIFORM_CACHE_LIMIT) this.uniforms.clear();
       buffer = this.device.createBuffer({ label: 'uniform', size: bytes.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
       this.device.queue.writeBuffer(buffer, 0, bytes);
+      this.countUpload(bytes.byteLength);
       this.uniforms.set(key, buffer);
     }
     return buffer;
@@ -202,6 +211,7 @@ export class Gpu {
     this.device.queue.submit([encoder.finish()]);
     this.stats.submits++;
     this.stats.readbacks++;
+    for (const { size } of staged) this.stats.readbackBytes += size;
     try {
       await Promise.all(staged.map(({ staging, size }) => staging.mapAsync(GPUMapMode.READ, 0, size)));
     } catch (cause) {
@@ -249,6 +259,11 @@ export class Gpu {
         'This is a bug in Horizon; please report it with `horizon doctor` output.',
       );
     }
+  }
+
+  private countUpload(bytes: number): void {
+    this.stats.uploads++;
+    this.stats.uploadBytes += bytes;
   }
 
   private idOf(buffer: GPUBuffer): number {

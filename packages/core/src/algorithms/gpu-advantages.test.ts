@@ -1,0 +1,136 @@
+// The advantage paths recorded on the GPU (critic-gae.ts for PPO and SAO, group-baseline.ts for GRPO,
+// Dr.GRPO and RLOO, each with and without whitening) against the kernels' float64 references
+// (gaeRef, groupBaselinesRef, whitenRef) on a random batch with awkward sizes: observation gaps inside
+// the answers, rows with one action token, truncated rows that bootstrap from V, uneven groups, KL-like
+// rewards on every action token. And the contract the loop relies on: what the method returns is
+// exactly what it left in the batch's GPU tensors.
+//
+// Shape legend:  B rows · T positions
+
+import { gaeRef, groupBaselinesRef, SeededRandom, WHITEN_EPS, whitenRef } from '@horizon/kernels';
+import { testGpu } from '@horizon/kernels/testing';
+import { describe, expect, it } from 'vitest';
+import { resolveRecipe } from '../recipe/resolve.ts';
+import type { Recipe } from '../recipe/schema.ts';
+import type { TrainingRows } from '../train/rows.ts';
+import type { Scores } from '../train/scoring.ts';
+import { scoredBatchOnGpu } from '../train/testing/scored-batch.ts';
+import type { AdvantageInputs } from './algorithm.ts';
+import { ALGORITHM_BY_NAME } from './index.ts';
+
+const B = 13;
+const T = 20;
+const GROUP_IDS = [0, 0, 0, 1, 1, 2, 2, 2, 2, 3, 4, 4, 4];
+
+/** Prompt positions first, then action tokens with an observation gap in some rows; rewards on action tokens. */
+function randomRows(seed: number): { rows: TrainingRows; values: Float32Array } {
+  const rng = new SeededRandom(seed);
+  const mask = new Uint32Array(B * T);
+  const rewards = new Float32Array(B * T);
+  const terminal = new Uint32Array(B);
+  for (let b = 0; b < B; b++) {
+    const start = 2 + Math.floor(rng.next() * 4);
+    const length = b === 4 ? 1 : 1 + Math.floor(rng.next() * (T - start - 2));
+    const gap = length > 4 && rng.next() < 0.5 ? start + 2 : -1;
+    for (let t = start; t < start + length; t++) if (t !== gap && t !== gap + 1) mask[b * T + t] = 1;
+    terminal[b] = rng.next() < 0.7 ? 1 : 0;
+    for (let t = 0; t < T; t++) if (mask[b * T + t]) rewards[b * T + t] = -0.02 * rng.next();
+    let last = T - 1;
+    while (!mask[b * T + last]) last--;
+    rewards[b * T + last] += rng.next() < 0.5 ? 1 : 0;
+  }
+  const values = Float32Array.from({ length: B * T }, () => rng.normal() * 0.5);
+  const rows: TrainingRows = {
+    B,
+    T,
+    inputs: new Uint32Array(B * T),
+    targets: new Uint32Array(B * T),
+    actionMask: mask,
+    rewards,
+    rolloutLogp: new Float32Array(B * T),
+    terminal,
+    groupIds: Uint32Array.from(GROUP_IDS),
+    rolloutIds: Uint32Array.from({ length: B }, (_, b) => b),
+    tokensAfter: new Uint32Array(B),
+  };
+  return { rows, values };
+}
+
+async function inputs(recipe: Recipe, rows: TrainingRows, values?: Float32Array): Promise<AdvantageInputs> {
+  const gpu = await testGpu();
+  const zeros = new Float32Array(B * T);
+  const scores: Scores = { oldLogp: zeros, refLogp: zeros, ...(values ? { values } : {}) };
+  return { gpu, rows, scores, batch: scoredBatchOnGpu(gpu, rows, scores), tokenRewards: rows.rewards, recipe };
+}
+
+function recipeOf(algorithm: Recipe['rl']['algorithm'], sets: string[]): Recipe {
+  return resolveRecipe({ sets: [`rl.algorithm=${algorithm}`, 'rl.groupSize=2', 'rl.minibatches=1', ...sets] }).recipe;
+}
+
+/** Each row's V after its last action token, from the definition: the value read at the next position. */
+function bootstrapOf(rows: TrainingRows, values: Float32Array): Float64Array {
+  return Float64Array.from({ length: B }, (_, b) => {
+    let last = T - 1;
+    while (last >= 0 && !rows.actionMask[b * T + last]) last--;
+    return !rows.terminal[b] && last + 1 < T ? values[b * T + last + 1] : 0;
+  });
+}
+
+function actionTokens(rows: TrainingRows): number[] {
+  return Array.from({ length: B }, (_, b) => rows.actionMask.subarray(b * T, (b + 1) * T).reduce((n, m) => n + m, 0));
+}
+
+describe('critic GAE on the GPU agrees with the float64 reference', () => {
+  const cases = [
+    { name: 'fixed λ, not whitened', sets: ['rl.whiten=false', 'rl.lambda=0.9', 'rl.gamma=0.97', 'rl.lambdaCritic=1'] },
+    { name: 'fixed λ, whitened', sets: ['rl.lambda=0.95', 'rl.gamma=1', 'rl.lambdaCritic=0.8'] },
+    { name: 'length-adaptive λ (α = 1.5), whitened', sets: ['rl.lambdaAlpha=1.5', 'rl.gamma=0.99', 'rl.lambdaCritic=1'] },
+  ];
+  for (const { name, sets } of cases) {
+    for (const method of ['ppo', 'sao'] as const) {
+      it(`${method}: ${name}`, async () => {
+        const recipe = recipeOf(method, sets);
+        const { rows, values } = randomRows(7);
+        const given = await inputs(recipe, rows, values);
+        const result = await ALGORITHM_BY_NAME[method].advantages(given);
+        const { rl } = recipe;
+        const lambda = actionTokens(rows).map((l) => (rl.lambdaAlpha > 0 ? (l === 0 ? 0 : Math.min(1, Math.max(0, 1 - 1 / (rl.lambdaAlpha * l)))) : rl.lambda));
+        const want = gaeRef(
+          { rewards: rows.rewards, values, actionMask: rows.actionMask, terminal: rows.terminal, bootstrap: bootstrapOf(rows, values) },
+          { B, T, gamma: rl.gamma, lambda, lambdaCritic: new Array(B).fill(rl.lambdaCritic) },
+        );
+        const advantages = rl.whiten ? whitenRef(want.advantages, rows.actionMask, WHITEN_EPS).whitened : want.advantages;
+        expect(result.advantages).toBeAllClose(advantages, { atol: 2e-5, rtol: 1e-5 });
+        expect(result.returns).toBeAllClose(want.returns, { atol: 2e-5, rtol: 1e-5 });
+        expect(result.onGpu).toBe(true);
+        const [onGpu, returnsOnGpu] = await given.gpu.readMany([given.batch.advantages, given.batch.returns]);
+        expect(Array.from(onGpu)).toEqual(Array.from(result.advantages));
+        expect(Array.from(returnsOnGpu)).toEqual(Array.from(result.returns));
+      });
+    }
+  }
+});
+
+describe('group baselines on the GPU agree with the float64 reference', () => {
+  for (const method of ['grpo', 'dr-grpo', 'rloo'] as const) {
+    for (const whiten of [false, true]) {
+      it(`${method}${whiten ? ', whitened' : ''}`, async () => {
+        const recipe = recipeOf(method, [`rl.whiten=${whiten}`]);
+        const { rows } = randomRows(11);
+        const given = await inputs(recipe, rows);
+        // Targets left over from an earlier batch of this shape must not survive.
+        given.gpu.write(given.batch.returns, new Float32Array(B * T).fill(3));
+        const result = await ALGORITHM_BY_NAME[method].advantages(given);
+        const rolloutRewards = Array.from({ length: B }, (_, b) => rows.rewards.subarray(b * T, (b + 1) * T).reduce((a, r) => a + r, 0));
+        const perRollout = groupBaselinesRef(rolloutRewards, GROUP_IDS, method);
+        const broadcast = Float64Array.from(rows.actionMask, (m, i) => m * perRollout[Math.floor(i / T)]);
+        const want = whiten ? whitenRef(broadcast, rows.actionMask, WHITEN_EPS).whitened : broadcast;
+        expect(result.advantages).toBeAllClose(want, { atol: 2e-5, rtol: 1e-5 });
+        expect(Array.from(result.returns)).toEqual(new Array(B * T).fill(0));
+        const [onGpu, returnsOnGpu] = await given.gpu.readMany([given.batch.advantages, given.batch.returns]);
+        expect(Array.from(onGpu)).toEqual(Array.from(result.advantages));
+        expect(Array.from(returnsOnGpu)).toEqual(new Array(B * T).fill(0));
+      });
+    }
+  }
+});
