@@ -46,7 +46,8 @@ describe('trainer on the tiny recipe', () => {
     const evals = lines.filter((l) => l.phase === 'eval');
     const start = evals[0].metrics['eval/held_out_success']!;
     const end = evals.at(-1)!.metrics['eval/held_out_success']!;
-    // Measured on SwiftShader with the preset's seed: 12.0% → 18.5%. Three points is six problems of 200.
+    // Measured on SwiftShader with the preset's seed, before rollout noise was keyed by rollout:
+    // 12.0% → 18.5% (with it the draws differ, and the lift still clears this bar). Three points is six problems of 200.
     expect(end - start, `held-out success ${start} → ${end}`).toBeGreaterThanOrEqual(0.03);
     // SFT reaches a stated loss in a stated number of steps: 2.60 → 0.94 nats/token after 300 (measured).
     const sft = lines.filter((l) => l.phase === 'sft');
