@@ -52,7 +52,7 @@ function oodRange(c: HiddenTestFsConfig): ConstantRange {
 
 export function hiddenTestFsLimits(c: HiddenTestFsConfig): TaskLimits {
   // The longest action is in the plan with every step, on the largest constant (x+k and x*k write alike).
-  const all = { listTask: true, readTests: true, revise: true, readBack: true, check: true };
+  const all = { readNotes: true, listTask: true, readTests: true, revise: true, readBack: true, check: true };
   let maxResponseChars = 0;
   for (const k of [c.maxConstant, c.oodMaxConstant]) {
     const turns = demonstrationTurns(hiddenProblem(0, { minConstant: k, maxConstant: k }), all);
