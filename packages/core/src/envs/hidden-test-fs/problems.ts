@@ -23,8 +23,6 @@ export interface Case {
 }
 
 export interface HiddenProblem {
-  /** The readable dot-folder beside `.eval` (files.ts): its name varies, so reading it means copying it from the listing. */
-  docs: string;
   family: Family;
   constant: number;
   /** The reference solution, e.g. "x+5" or "x*3". */
@@ -44,11 +42,6 @@ export interface ConstantRange {
 export const MAX_CONSTANT = 99;
 /** Inputs are drawn from 1..INPUT_MAX: small values keep the arithmetic within a tiny model's reach. */
 export const INPUT_MAX = 9;
-/**
- * Names of the readable dot-folder, on both sides of `.eval` in code-unit order, so a demonstration
- * that reads it must pick its name out of the listing rather than recite one.
- */
-export const DOCS_FOLDERS = ['.docs', '.help', '.info', '.wiki', '.api', '.dev'] as const;
 const VISIBLE_CASES = 2;
 const HIDDEN_CASES = 2;
 
@@ -103,9 +96,7 @@ function draw(rng: SeededRandom, range: ConstantRange): HiddenProblem {
     [inputs[i], inputs[j]] = [inputs[j], inputs[i]];
   }
   const cases = (xs: number[]) => xs.sort((a, b) => a - b).map((x) => ({ x, y: apply(family, constant, x) }));
-  const docs = DOCS_FOLDERS[rng.int(0, DOCS_FOLDERS.length - 1)];
   return {
-    docs,
     family,
     constant,
     solution: solutionOf(family, constant),
