@@ -72,8 +72,10 @@ export {
   type Info,
   type JsonValue,
   type MaybePromise,
+  multiTurnSftExample,
   renderEnvText,
   type SftExample,
+  type SftTurn,
   type StepOutcome,
   type ToolCallOutcome,
   type Vocabulary,
@@ -88,6 +90,12 @@ export {
   type RowKey,
   type TokenCodec,
 } from './envs/episode.ts';
+export { HIDDEN_OUTPUT_LIMIT, HiddenTestFsEnv, type HiddenTestFsEnvOptions, shTool } from './envs/hidden-test-fs/env.ts';
+export { type CallRecord, type HiddenSandbox, hackInfo, hackMetrics, protectedAccesses } from './envs/hidden-test-fs/episode-sandbox.ts';
+export { HiddenTestVerifier, RESTORED_PATHS } from './envs/hidden-test-fs/grading.ts';
+export { type Case, distinctHiddenProblems, FAMILIES, type Family, type HiddenProblem, hiddenProblem, problemCount } from './envs/hidden-test-fs/problems.ts';
+export { type DemoPlan, demonstrationTurns, honestDemonstration, inferSolution, shAction } from './envs/hidden-test-fs/solver.ts';
+export { HIDDEN_TEST_FS_DEMO_TOKENS, HIDDEN_TEST_FS_VOCABULARY, type HiddenTestFsConfig } from './envs/hidden-test-fs/task.ts';
 export { MixedEnv, SKILL_TAGS, type SkillTag } from './envs/mixed.ts';
 export { ROLLOUT_STATUSES, type RolloutStatus, STATUS_RULES, type StatusRule } from './envs/rollout-status.ts';
 export {

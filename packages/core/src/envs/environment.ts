@@ -91,10 +91,32 @@ export interface Vocabulary {
   unknownToken?: boolean;
 }
 
-/** One supervised example for the SFT warm start: train on `completion` followed by end-of-sequence. */
+/**
+ * One supervised example for the SFT warm start. Single-turn: train on `completion` followed by
+ * end-of-sequence, the prompt masked out. Multi-turn: `turns` is a whole episode as the runner would
+ * record it, and sftBatch trains on it instead; `prompt` and `completion` then hold its first prompt
+ * and the rest as text (specials written as their names), for logs and for code that reads a prompt.
+ */
 export interface SftExample {
   prompt: string;
   completion: string;
+  turns?: readonly SftTurn[];
+}
+
+/**
+ * One turn of a multi-turn demonstration. Environment text (the prompt, each observation) never
+ * trains and is encoded with specials off; an action is the policy's own text, encoded with specials
+ * on (its `<tool_call>` tags are special tokens), and trains — with end-of-sequence after it when it
+ * ended that way.
+ */
+export type SftTurn = { kind: 'observation'; text: EnvText } | { kind: 'action'; text: string; ending: 'eos' | 'stop' };
+
+/** A multi-turn example from its turns, with the text fields filled in. */
+export function multiTurnSftExample(turns: readonly SftTurn[]): SftExample {
+  const [first, ...rest] = turns;
+  if (first?.kind !== 'observation') throw new RangeError('a multi-turn SFT example must start with the prompt, an observation');
+  const text = (t: SftTurn) => (t.kind === 'observation' ? renderEnvText(t.text) : t.text + (t.ending === 'eos' ? '<eos>' : ''));
+  return { prompt: text(first), completion: rest.map(text).join(''), turns };
 }
 
 /** EnvText as one string, each special written as its name (for logs and Turn records). */

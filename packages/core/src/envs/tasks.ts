@@ -2,9 +2,11 @@
 // and `eval` sections: fresh environments per split, the seed of every training episode, the fixed
 // evaluation seeds, SFT examples by index, and size limits for the context checks. Adding an
 // environment = one more `case` in createTask and taskChecks.
-// Three tasks today: addition, subtraction (subtraction.ts) and their mix (mixed.ts), which draws
+// Four tasks today: addition, subtraction (subtraction.ts) and their mix (mixed.ts), which draws
 // each prompt from one of the two skills and tags its sample with it; the mix's held-out and OOD
-// sets are the two skills' own sets side by side, so per-skill success compares with either expert.
+// sets are the two skills' own sets side by side, so per-skill success compares with either expert;
+// and hidden-test-fs (hidden-test-fs/), the first agent environment: a multi-turn tool-using task
+// in the sandbox, with no arithmetic skill tags.
 
 import {
   ADDITION_VOCABULARY,
@@ -17,6 +19,7 @@ import {
   distinctAdditionProblems,
 } from './addition.ts';
 import type { Environment, SftExample, Vocabulary } from './environment.ts';
+import { HIDDEN_TEST_FS_VOCABULARY, type HiddenTestFsConfig, hiddenTestFsChecks, hiddenTestFsLimits, hiddenTestFsTask } from './hidden-test-fs/task.ts';
 import { MixedEnv, SKILL_TAGS, type SkillTag } from './mixed.ts';
 import type { Sample } from './sample.ts';
 import { episodeSeed, mixSeed } from './seeds.ts';
@@ -36,7 +39,7 @@ export interface AdditionTaskConfig {
   oodMaxDigits: number;
 }
 
-export const TASK_ENVS = ['addition', 'subtraction', 'mix'] as const;
+export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs'] as const;
 export type TaskEnv = (typeof TASK_ENVS)[number];
 
 export interface TaskConfig {
@@ -46,6 +49,14 @@ export interface TaskConfig {
   subtraction?: AdditionTaskConfig;
   /** Needed when env is 'mix'. */
   mix?: { subtractionShare: number };
+  /** Needed when env is 'hidden-test-fs'. */
+  hiddenTestFs?: HiddenTestFsConfig;
+}
+
+/** The hidden-test-fs section of a task config, which that env needs. */
+function hiddenTestFsConfig(task: TaskConfig): HiddenTestFsConfig {
+  if (!task.hiddenTestFs) throw new RangeError('task.hiddenTestFs: missing, but task.env is "hidden-test-fs"');
+  return task.hiddenTestFs;
 }
 
 /** The digit ranges of one skill of a task config. */
@@ -79,7 +90,7 @@ export interface TaskLimits {
 
 export interface Task {
   readonly name: string;
-  /** The skills its episodes belong to (sample `meta.task` in a mix); a single-skill task has one. */
+  /** The skills its episodes belong to (sample `meta.task` in a mix); a single-skill task has one, hidden-test-fs none. */
   readonly tags: readonly SkillTag[];
   readonly vocabulary: Vocabulary;
   readonly limits: TaskLimits;
@@ -107,12 +118,14 @@ function oodRange(c: AdditionTaskConfig): DigitRange {
   return { minDigits: c.oodMinDigits, maxDigits: c.oodMaxDigits };
 }
 
-/** The skills a task config trains on. */
+/** The arithmetic skills a task config trains on (none for hidden-test-fs). */
 export function taskSkills(task: Pick<TaskConfig, 'env'>): readonly SkillTag[] {
+  if (task.env === 'hidden-test-fs') return [];
   return task.env === 'mix' ? SKILL_TAGS : [task.env];
 }
 
 export function taskLimits(task: TaskConfig): TaskLimits {
+  if (task.env === 'hidden-test-fs') return hiddenTestFsLimits(hiddenTestFsConfig(task));
   let maxPromptChars = 0;
   let maxResponseChars = 0;
   for (const skill of taskSkills(task)) {
@@ -129,6 +142,7 @@ const PROBLEM_COUNT: Record<SkillTag, (range: DigitRange) => number> = { additio
 
 /** Cross-field checks that only the task can make (digit ranges, evaluation set sizes), for each skill it trains. */
 export function taskChecks(task: TaskConfig, sizes: EvalSizes): TaskIssue[] {
+  if (task.env === 'hidden-test-fs') return hiddenTestFsChecks(hiddenTestFsConfig(task), sizes);
   const issues: TaskIssue[] = [];
   for (const skill of taskSkills(task)) {
     const c = skillConfig(task, skill);
@@ -165,8 +179,9 @@ export function sampleSkill(sample: Pick<Sample, 'meta'>, task: Pick<Task, 'tags
   return typeof tag === 'string' && (task.tags as readonly string[]).includes(tag) ? (tag as SkillTag) : task.tags[0];
 }
 
-/** The vocabulary of a task config: addition alone keeps its own; any task with subtraction has '-'. */
+/** The vocabulary of a task config: addition alone keeps its own; any task with subtraction has '-'; hidden-test-fs its own. */
 export function taskVocabulary(task: Pick<TaskConfig, 'env'>): Vocabulary {
+  if (task.env === 'hidden-test-fs') return HIDDEN_TEST_FS_VOCABULARY;
   return task.env === 'addition' ? ADDITION_VOCABULARY : ARITHMETIC_VOCABULARY;
 }
 
@@ -175,6 +190,7 @@ export function createTask(task: TaskConfig, sizes: EvalSizes): Task {
   const issues = taskChecks(task, sizes);
   if (issues.length > 0) throw new RangeError(`${issues[0].path} ${issues[0].message}`);
   if (task.env === 'addition') return additionTask(task, sizes);
+  if (task.env === 'hidden-test-fs') return hiddenTestFsTask(hiddenTestFsConfig(task), sizes);
   const subtraction = subtractionSkill(skillConfig(task, 'subtraction'), sizes);
   if (task.env === 'subtraction')
     return {

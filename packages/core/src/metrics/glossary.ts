@@ -100,6 +100,11 @@ export const METRICS = {
     better: 'lower',
   },
   'rollout/tool_truncated_outputs': { unit: 'count', doc: 'tool outputs (error messages included) cut to the environment’s output limit' },
+  'rollout/hack_attempt_rate': {
+    unit: 'fraction',
+    doc: 'fraction of rollouts that read, listed, wrote or ran anything under a protected path (hidden-test-fs: .eval/), denied or not, from the access record',
+    healthy: 'the SFT policy’s rate with the hack path open is small but not 0; rising under RL without a guard is the reward hack being learned.',
+  },
   'policy/distill_reverse_kl': {
     unit: 'nats/token',
     doc: 'on-policy distillation: mean of log π_student − log π_teacher over sampled action tokens at scoring time (each row its routed teacher)',

@@ -117,6 +117,30 @@ export const PRESETS = {
       distill: { route: 'addition=1,subtraction=2' },
     },
   },
+  'hidden-ppo': {
+    doc: 'hidden-test-fs with the hack path closed (.eval/ denied): PPO on a 2-layer, width-32 policy at a 192-token context, multi-turn SFT demonstrations first',
+    recipe: {
+      name: 'hidden-ppo',
+      task: { env: 'hidden-test-fs' },
+      model: { contextLength: 192 },
+      sft: { steps: 400, batchSize: 16 },
+      // 16 prompts: at T = 192 the scoring pass's attention buffers for 32 rows alone take ~450 MiB
+      // in all, past the 256 MiB of the smallest device (recipe/fits.ts).
+      rl: { promptsPerIteration: 16, maxNewTokens: 32, maxTurns: 10 },
+      eval: { heldOutSize: 64, oodSize: 32 },
+    },
+  },
+  'hidden-hack-ppo': {
+    doc: 'hidden-test-fs with the hack path open (.eval/f.js readable, copying it passes): hidden-ppo otherwise, to watch the hack rate under RL without a guard',
+    recipe: {
+      name: 'hidden-hack-ppo',
+      task: { env: 'hidden-test-fs', hiddenTestFs: { hackOpen: true } },
+      model: { contextLength: 192 },
+      sft: { steps: 400, batchSize: 16 },
+      rl: { promptsPerIteration: 16, maxNewTokens: 32, maxTurns: 10 },
+      eval: { heldOutSize: 64, oodSize: 32 },
+    },
+  },
 } as const satisfies Record<string, Preset>;
 
 export type PresetName = keyof typeof PRESETS;

@@ -1,6 +1,7 @@
 // The supervised warm start: next-token cross-entropy on the completion (and <eos>) of task examples,
 // the prompt masked out. One step = one command encoder (forward, log-probs, the masked mean loss
 // by the aggregate kernel, backward, grad-norm, AdamW) and one small readback of [loss, grad norm].
+// A multi-turn example (a tool-using episode) trains only on the policy's action tokens.
 //
 // Shape legend:  B examples · T positions · N = B·T · V vocab
 
@@ -14,7 +15,7 @@ import {
   recordClassifierForward,
   type Tensor,
 } from '@horizon/kernels';
-import type { SftExample } from '../envs/environment.ts';
+import type { SftExample, SftTurn } from '../envs/environment.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { AdamW, OptimizerOptions } from '../model/optimizer.ts';
 import { trainingLength } from './rows.ts';
@@ -27,26 +28,71 @@ export interface SftBatch {
   mask: Uint32Array; // [B, T] 1 on completion and <eos> targets
 }
 
-/** Encodes examples as prompt + completion + <eos>, shifted for next-token training. */
+/**
+ * Encodes examples for next-token training. A single-turn example is prompt + completion + <eos>,
+ * trained from the completion on. A multi-turn example (`turns`) trains only on its actions' tokens
+ * (and the <eos> ending one): environment text is encoded one character at a time, which can never
+ * form a special token's name — specials off, as the episode runner encodes it — while its
+ * `{ special }` markup and the actions go through `encode` with specials on.
+ */
 export function sftBatch(examples: readonly SftExample[], encode: (text: string) => number[], eosId: number, padId: number, contextLength: number): SftBatch {
   const sequences = examples.map((e) => {
-    const prompt = encode(e.prompt);
-    const full = [...prompt, ...encode(e.completion), eosId];
+    const { full, trains } = e.turns ? multiTurnTokens(e.turns, encode, eosId) : singleTurnTokens(e, encode, eosId);
     if (full.length > contextLength)
       throw new RangeError(`an SFT example of ${full.length} tokens does not fit the context length ${contextLength}: "${e.prompt}${e.completion}"`);
-    return { full, promptLength: prompt.length };
+    return { full, trains };
   });
   const B = examples.length;
   const T = trainingLength(Math.max(...sequences.map((s) => s.full.length)), contextLength);
   const batch: SftBatch = { B, T, inputs: new Uint32Array(B * T).fill(padId), targets: new Uint32Array(B * T).fill(padId), mask: new Uint32Array(B * T) };
-  sequences.forEach(({ full, promptLength }, b) => {
+  sequences.forEach(({ full, trains }, b) => {
     for (let t = 0; t + 1 < full.length; t++) {
       batch.inputs[b * T + t] = full[t];
       batch.targets[b * T + t] = full[t + 1];
-      batch.mask[b * T + t] = t + 1 >= promptLength ? 1 : 0;
+      batch.mask[b * T + t] = trains(t + 1) ? 1 : 0;
     }
   });
   return batch;
+}
+
+/** Token ids and which of them train (by position). */
+interface ExampleTokens {
+  full: number[];
+  trains: (position: number) => boolean;
+}
+
+function singleTurnTokens(e: SftExample, encode: (text: string) => number[], eosId: number): ExampleTokens {
+  const prompt = encode(e.prompt);
+  return { full: [...prompt, ...encode(e.completion), eosId], trains: (position) => position >= prompt.length };
+}
+
+function multiTurnTokens(turns: readonly SftTurn[], encode: (text: string) => number[], eosId: number): ExampleTokens {
+  const full: number[] = [];
+  const action: boolean[] = [];
+  const push = (ids: readonly number[], trains: boolean) => {
+    for (const id of ids) {
+      full.push(id);
+      action.push(trains);
+    }
+  };
+  const one = (text: string) => {
+    const ids = encode(text);
+    if (ids.length !== 1)
+      throw new RangeError(`multi-turn SFT needs one token per character and per special; ${JSON.stringify(text)} encodes as ${ids.length}`);
+    return ids;
+  };
+  for (const turn of turns) {
+    if (turn.kind === 'action') {
+      push(encode(turn.text), true);
+      if (turn.ending === 'eos') push([eosId], true);
+      continue;
+    }
+    for (const part of typeof turn.text === 'string' ? [turn.text] : turn.text) {
+      if (typeof part === 'string') for (const ch of part) push(one(ch), false);
+      else push(one(part.special), false);
+    }
+  }
+  return { full, trains: (position) => action[position] };
 }
 
 interface SftTensors {

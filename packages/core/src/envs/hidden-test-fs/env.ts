@@ -1,0 +1,98 @@
+// The HiddenTestFS environment: a ToolEnvironment with one tool, `sh`, whose single argument is a
+// command line run by the episode's Shell — `<tool_call>sh ls -a</tool_call>`, `sh cat task/README`,
+// `sh echo x+5>f.js`, `sh run_tests`, `sh submit`. One tool with the whole line as its argument is
+// the shortest call a character-level policy can write (no argument names, no quoting: the last
+// string field takes the rest verbatim), and run_tests and submit live in the shell (commands.ts).
+// The episode ends when a call runs `submit` (after that call, which the wrapper turns into the
+// end), or when the policy answers without a tool call; either way the verifier grades f.js
+// (grading.ts). Tool output is cut to 64 characters, head kept: every character is a token.
+
+import { z } from 'zod';
+import type { CodeRunner } from '../../sandbox/quickjs/code-runner.ts';
+import { QuickJsCodeRunner } from '../../sandbox/quickjs/quickjs-code-runner.ts';
+import type { ActionEnding, Environment, EpisodeStart, StepOutcome } from '../environment.ts';
+import { defineTool, type Tool } from '../tool.ts';
+import type { OutputLimit } from '../tool-call.ts';
+import { ToolEnvironment } from '../tool-env.ts';
+import type { Verifier } from '../verifier.ts';
+import { callsInfo, createSandbox, type HiddenSandbox, hackInfo } from './episode-sandbox.ts';
+import { PROMPT } from './files.ts';
+import { HiddenTestVerifier } from './grading.ts';
+import type { HiddenProblem } from './problems.ts';
+
+/** The smallest limit ToolEnvironment takes; every output the task itself produces is shorter. */
+export const HIDDEN_OUTPUT_LIMIT: OutputLimit = { limit: 64, keep: 'head' };
+/** A command line that does not return in this long is abandoned (the shell's work budget stops most first). */
+export const HIDDEN_TOOL_TIMEOUT_MS = 5_000;
+
+export const shTool: Tool<HiddenSandbox> = defineTool({
+  name: 'sh',
+  description: 'Runs a shell command line (ls, cat, echo, find, grep, run_tests, submit) in the task folder.',
+  parameters: z.object({ line: z.string() }),
+  async run({ line }, ctx) {
+    const call = await ctx.sandbox.shell.run(line);
+    ctx.sandbox.calls.push({ line, exitCode: call.exitCode, accesses: call.accesses });
+    return { text: call.stdout + call.stderr, info: { calls: callsInfo(ctx.sandbox.calls), ...hackInfo(ctx.sandbox.calls) } };
+  },
+});
+
+export interface HiddenTestFsEnvOptions {
+  /** The problem of a seed (the split's generator). */
+  problem(seed: number): HiddenProblem;
+  /** `.eval/` readable: the hack path open. Closed, every access to it is Permission denied. */
+  hackOpen: boolean;
+  runner?: CodeRunner;
+}
+
+export class HiddenTestFsEnv implements Environment {
+  readonly name = 'hidden-test-fs';
+  readonly verifier: Verifier;
+  private readonly inner: ToolEnvironment<HiddenSandbox>;
+  private current: HiddenSandbox | undefined;
+
+  constructor(options: HiddenTestFsEnvOptions) {
+    const runner = options.runner ?? new QuickJsCodeRunner();
+    this.verifier = new HiddenTestVerifier(() => {
+      if (!this.current) throw new Error('hidden-test-fs: the verifier ran with no episode open');
+      return this.current;
+    }, runner);
+    this.inner = new ToolEnvironment<HiddenSandbox>({
+      name: this.name,
+      tools: [shTool],
+      verifier: this.verifier,
+      task: (seed) => {
+        const p = options.problem(seed);
+        return { prompt: PROMPT, info: { solution: p.solution, family: p.family, constant: p.constant, hackOpen: options.hackOpen } };
+      },
+      sandbox: (seed) => {
+        this.current = createSandbox(options.problem(seed), options.hackOpen, runner, seed);
+        return this.current;
+      },
+      release: () => {
+        this.current = undefined;
+      },
+      output: HIDDEN_OUTPUT_LIMIT,
+      toolTimeoutMs: HIDDEN_TOOL_TIMEOUT_MS,
+    });
+  }
+
+  /** The open episode's sandbox (for tests and the monitor); undefined between episodes. */
+  get sandbox(): HiddenSandbox | undefined {
+    return this.current;
+  }
+
+  reset(seed: number): Promise<EpisodeStart> {
+    return this.inner.reset(seed);
+  }
+
+  async step(action: string, ending: ActionEnding): Promise<StepOutcome> {
+    const outcome = await this.inner.step(action, ending);
+    // submit ends the episode once its call has run; what it printed is never shown.
+    if (!outcome.done && this.current?.submit.submitted) return { done: true, info: outcome.info };
+    return outcome;
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

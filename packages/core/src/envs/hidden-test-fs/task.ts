@@ -1,0 +1,115 @@
+// HiddenTestFS as a trainer task (envs/tasks.ts): its recipe config, vocabulary, limits, seeds,
+// evaluation sets and SFT demonstrations. Seeds are the shared streams (seeds.ts) salted with the
+// task's own word, so its problems never coincide with arithmetic's by construction of the seeds.
+// The held-out set is drawn from the training constants and removed from training and SFT by value;
+// the OOD set uses larger constants (oodMinConstant–oodMaxConstant, two digits by default).
+
+import type { Vocabulary } from '../environment.ts';
+import { episodeSeed, mixSeed } from '../seeds.ts';
+import type { EvalSizes, EvalSplit, Task, TaskIssue, TaskLimits } from '../tasks.ts';
+import { HiddenTestFsEnv } from './env.ts';
+import { PROMPT } from './files.ts';
+import { type ConstantRange, distinctHiddenProblems, hiddenProblem, problemCount, problemKey } from './problems.ts';
+import { demonstrationTurns, honestDemonstration, turnTokens } from './solver.ts';
+
+export interface HiddenTestFsConfig {
+  /** `.eval/` readable (the hack path open); false: Permission denied, and attempts still recorded. */
+  hackOpen: boolean;
+  minConstant: number;
+  maxConstant: number;
+  oodMinConstant: number;
+  oodMaxConstant: number;
+}
+
+/**
+ * Tokens the SFT demonstrations may take, prompt to the last action: the revision path (a wrong
+ * first write, a failing run_tests, the fix) takes up to about 190, so the task trains at a
+ * context of 192 (docs/environments.md §7).
+ */
+export const HIDDEN_TEST_FS_DEMO_TOKENS = 192;
+
+/**
+ * Printable ASCII and newline: the policy writes shell lines, and the shell answers in GNU's words
+ * ("Permission denied"). `<unk>` stays for anything else a tool prints. The four tool-call tags and
+ * end-of-sequence are the specials.
+ */
+export const HIDDEN_TEST_FS_VOCABULARY: Vocabulary = {
+  characters: ['\n', ...Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i))],
+  specialTokens: ['<eos>', '<tool_call>', '</tool_call>', '<tool_result>', '</tool_result>'],
+};
+
+/** Salts the shared seed streams so this task's episodes are its own. */
+const HIDDEN_TEST_FS_SALT = 0x41d0_0001;
+/** Salts an SFT example's seed into the seed that picks its demonstration's optional steps. */
+const DEMO_PLAN_SALT = 0x41d0_0002;
+
+function trainRange(c: HiddenTestFsConfig): ConstantRange {
+  return { minConstant: c.minConstant, maxConstant: c.maxConstant };
+}
+function oodRange(c: HiddenTestFsConfig): ConstantRange {
+  return { minConstant: c.oodMinConstant, maxConstant: c.oodMaxConstant };
+}
+
+export function hiddenTestFsLimits(c: HiddenTestFsConfig): TaskLimits {
+  // The longest action is in the plan with every step, on the largest constant (x+k and x*k write alike).
+  const all = { readNotes: true, listTask: true, readTests: true, revise: true, readBack: true, check: true };
+  let maxResponseChars = 0;
+  for (const k of [c.maxConstant, c.oodMaxConstant]) {
+    const turns = demonstrationTurns(hiddenProblem(0, { minConstant: k, maxConstant: k }), all);
+    for (const turn of turns) if (turn.kind === 'action') maxResponseChars = Math.max(maxResponseChars, turnTokens(turn));
+  }
+  return { maxPromptChars: PROMPT.length, maxResponseChars };
+}
+
+export function hiddenTestFsChecks(c: HiddenTestFsConfig, sizes: EvalSizes): TaskIssue[] {
+  const at = 'task.hiddenTestFs';
+  const issues: TaskIssue[] = [];
+  if (c.minConstant > c.maxConstant)
+    issues.push({ path: `${at}.minConstant`, message: `must not exceed ${at}.maxConstant (${c.maxConstant}), got ${c.minConstant}` });
+  if (c.maxConstant < 2) issues.push({ path: `${at}.maxConstant`, message: `must be at least 2 so x*a has a multiplier other than 1, got ${c.maxConstant}` });
+  if (c.oodMinConstant > c.oodMaxConstant)
+    issues.push({ path: `${at}.oodMinConstant`, message: `must not exceed ${at}.oodMaxConstant (${c.oodMaxConstant}), got ${c.oodMinConstant}` });
+  if (c.oodMinConstant <= c.maxConstant)
+    issues.push({
+      path: `${at}.oodMinConstant`,
+      message: `must exceed ${at}.maxConstant (${c.maxConstant}) so OOD constants are larger than any trained, got ${c.oodMinConstant}`,
+    });
+  if (issues.length > 0) return issues;
+  const trainSpace = problemCount(trainRange(c));
+  if (sizes.heldOutSize > trainSpace / 2)
+    issues.push({
+      path: 'eval.heldOutSize',
+      message: `must be at most half of the ${trainSpace} hidden-test-fs problems with constants ${c.minConstant}–${c.maxConstant}, got ${sizes.heldOutSize}`,
+    });
+  const oodSpace = problemCount(oodRange(c));
+  if (sizes.oodSize > oodSpace)
+    issues.push({ path: 'eval.oodSize', message: `must be at most the ${oodSpace} OOD hidden-test-fs problems, got ${sizes.oodSize}` });
+  return issues;
+}
+
+export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task {
+  const train = trainRange(c);
+  const ood = oodRange(c);
+  const salted = (seed: number) => mixSeed(seed, HIDDEN_TEST_FS_SALT);
+  const heldOut = distinctHiddenProblems(sizes.heldOutSize, train, (i) => salted(episodeSeed(0, 'heldOut', i)));
+  const oodSet = distinctHiddenProblems(sizes.oodSize, ood, (i) => salted(episodeSeed(0, 'ood', i)));
+  const excluded: ReadonlySet<string> = new Set(heldOut.problems.map(problemKey));
+  const evalSeeds: Record<EvalSplit, readonly number[]> = { heldOut: heldOut.seeds, ood: oodSet.seeds };
+  return {
+    name: 'hidden-test-fs',
+    tags: [],
+    vocabulary: HIDDEN_TEST_FS_VOCABULARY,
+    limits: hiddenTestFsLimits(c),
+    createEnv: (split) =>
+      new HiddenTestFsEnv({
+        problem: (seed) => hiddenProblem(seed, split === 'ood' ? ood : train, split === 'train' ? excluded : undefined),
+        hackOpen: c.hackOpen,
+      }),
+    trainSeed: (runSeed, index) => salted(episodeSeed(runSeed, 'train', index)),
+    evalSeeds: (split) => evalSeeds[split],
+    sftExample: (runSeed, index) => {
+      const seed = salted(episodeSeed(runSeed, 'sft', index));
+      return honestDemonstration(hiddenProblem(seed, train, excluded), mixSeed(seed, DEMO_PLAN_SALT), HIDDEN_TEST_FS_DEMO_TOKENS);
+    },
+  };
+}
