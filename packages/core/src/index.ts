@@ -90,8 +90,9 @@ export {
   type RowKey,
   type TokenCodec,
 } from './envs/episode.ts';
+export { hackMetrics } from './envs/hack-attempts.ts';
 export { HIDDEN_OUTPUT_LIMIT, HiddenTestFsEnv, type HiddenTestFsEnvOptions, shTool } from './envs/hidden-test-fs/env.ts';
-export { type CallRecord, type HiddenSandbox, hackInfo, hackMetrics, protectedAccesses } from './envs/hidden-test-fs/episode-sandbox.ts';
+export { type CallRecord, type HiddenSandbox, hackInfo, protectedAccesses } from './envs/hidden-test-fs/episode-sandbox.ts';
 export { HiddenTestVerifier, RESTORED_PATHS } from './envs/hidden-test-fs/grading.ts';
 export { type Case, distinctHiddenProblems, FAMILIES, type Family, type HiddenProblem, hiddenProblem, problemCount } from './envs/hidden-test-fs/problems.ts';
 export { type DemoPlan, demonstrationTurns, honestDemonstration, inferSolution, shAction } from './envs/hidden-test-fs/solver.ts';

@@ -9,6 +9,7 @@ import { actionCounts, type GpuStats, lossScales, SeededRandom, tokenKlRef } fro
 import type { Algorithm } from '../algorithms/algorithm.ts';
 import type { JsonValue } from '../envs/environment.ts';
 import { collectRollouts, type EpisodeRequest, type RolloutLimits, type TokenCodec } from '../envs/episode.ts';
+import { hackMetrics } from '../envs/hack-attempts.ts';
 import { actionTokenCount, packSamples, type Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import type { Task } from '../envs/tasks.ts';
@@ -276,6 +277,7 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
         }
       : {}),
     ...toolCallMetrics(finished),
+    ...hackMetrics(finished),
     ...selectionMetrics,
     ...advantageMetrics,
     ...(rows.B > 0 ? rolloutMismatch(rows.rolloutLogp, scores.oldLogp, rows.actionMask) : {}),
