@@ -175,25 +175,22 @@ describe('GPU sampling', () => {
       });
       return out;
     };
-    const b = await sample(
-      gpu,
-      permuted(logits, V, Float32Array) as Float32Array,
-      shape,
-      options,
-      permuted(counters, 1, Uint32Array) as Uint32Array,
-      undefined,
-      permuted(keys, 2, Uint32Array) as Uint32Array,
-    );
+    /** The same draws with the rows in reverse order, keyed or not. */
+    const reversed = (keyed: boolean) =>
+      sample(
+        gpu,
+        permuted(logits, V, Float32Array) as Float32Array,
+        shape,
+        options,
+        permuted(counters, 1, Uint32Array) as Uint32Array,
+        undefined,
+        keyed ? (permuted(keys, 2, Uint32Array) as Uint32Array) : undefined,
+      );
+    const b = await reversed(true);
     expect(Array.from(b.tokens)).toEqual(order.map((from) => a.tokens[from]));
     // Unkeyed, the same permutation changes the draws (they follow the row index): most of them differ.
     const unkeyed = await sample(gpu, logits, shape, options, counters);
-    const unkeyedPermuted = await sample(
-      gpu,
-      permuted(logits, V, Float32Array) as Float32Array,
-      shape,
-      options,
-      permuted(counters, 1, Uint32Array) as Uint32Array,
-    );
+    const unkeyedPermuted = await reversed(false);
     expect(order.filter((from, to) => unkeyedPermuted.tokens[to] !== unkeyed.tokens[from]).length).toBeGreaterThan(B / 3);
   });
 
