@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runnerCheck } from '../../packages/node-runner/src/experiment/reports/runner-check.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'packages', 'node-runner', 'src', 'main.ts');
@@ -83,16 +84,7 @@ describe('horizon experiment', () => {
 
   it('an RL arm trains exactly as `horizon train` does with the same recipe (warm start restored, probe and all)', () => {
     const out = join(scratch, 'train-grpo-1');
-    const sets = [
-      'model.contextLength=16',
-      'sft.steps=20',
-      'rl.iterations=2',
-      'rl.promptsPerIteration=8',
-      'rl.groupSize=4',
-      'rl.epochs=1',
-      'eval.interval=0',
-      'eval.oodSize=10',
-    ];
+    const sets = runnerCheck.common;
     const train = spawnSync(
       tsx,
       [main, 'train', '--quiet', '--recipe', 'add-grpo', ...[...sets, 'seed=1', 'eval.heldOutSize=500'].flatMap((s) => ['--set', s]), '--out', out],

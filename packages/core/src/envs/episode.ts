@@ -108,7 +108,7 @@ function checkGeneration(g: Generation, budget: number, eosId: number, row: numb
 }
 
 /** Environment text as ids: characters with specials off, `{ special }` parts as their ids. */
-export function encodeEnvText(text: EnvText, codec: TokenCodec): number[] {
+export function encodeEnvText(text: EnvText, codec: Pick<TokenCodec, 'encode' | 'id'>): number[] {
   const ids: number[] = [];
   for (const part of typeof text === 'string' ? [text] : text) {
     if (typeof part === 'string') for (const id of codec.encode(part, { specials: false })) ids.push(id);

@@ -16,6 +16,7 @@ import {
   type Tensor,
 } from '@horizon/kernels';
 import type { SftExample, SftTurn } from '../envs/environment.ts';
+import { encodeEnvText, type TokenCodec } from '../envs/episode.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { AdamW, OptimizerOptions } from '../model/optimizer.ts';
 import { trainingLength } from './rows.ts';
@@ -31,13 +32,12 @@ export interface SftBatch {
 /**
  * Encodes examples for next-token training. A single-turn example is prompt + completion + <eos>,
  * trained from the completion on. A multi-turn example (`turns`) trains only on its actions' tokens
- * (and the <eos> ending one): environment text is encoded one character at a time, which can never
- * form a special token's name — specials off, as the episode runner encodes it — while its
- * `{ special }` markup and the actions go through `encode` with specials on.
+ * (and the <eos> ending one): environment text is encoded as the episode runner encodes it
+ * (`encodeEnvText`: specials off, its `{ special }` markup as special ids), the actions with specials on.
  */
-export function sftBatch(examples: readonly SftExample[], encode: (text: string) => number[], eosId: number, padId: number, contextLength: number): SftBatch {
+export function sftBatch(examples: readonly SftExample[], codec: SftCodec, eosId: number, padId: number, contextLength: number): SftBatch {
   const sequences = examples.map((e) => {
-    const { full, trains } = e.turns ? multiTurnTokens(e.turns, encode, eosId) : singleTurnTokens(e, encode, eosId);
+    const { full, trains } = e.turns ? multiTurnTokens(e.turns, codec, eosId) : singleTurnTokens(e, codec, eosId);
     if (full.length > contextLength)
       throw new RangeError(`an SFT example of ${full.length} tokens does not fit the context length ${contextLength}: "${e.prompt}${e.completion}"`);
     return { full, trains };
@@ -55,18 +55,21 @@ export function sftBatch(examples: readonly SftExample[], encode: (text: string)
   return batch;
 }
 
+/** What sftBatch encodes with: a tokenizer (CharTokenizer is one) that can turn special-token parsing off. */
+export type SftCodec = Pick<TokenCodec, 'encode' | 'id'>;
+
 /** Token ids and which of them train (by position). */
 interface ExampleTokens {
   full: number[];
   trains: (position: number) => boolean;
 }
 
-function singleTurnTokens(e: SftExample, encode: (text: string) => number[], eosId: number): ExampleTokens {
-  const prompt = encode(e.prompt);
-  return { full: [...prompt, ...encode(e.completion), eosId], trains: (position) => position >= prompt.length };
+function singleTurnTokens(e: SftExample, codec: SftCodec, eosId: number): ExampleTokens {
+  const prompt = codec.encode(e.prompt);
+  return { full: [...prompt, ...codec.encode(e.completion), eosId], trains: (position) => position >= prompt.length };
 }
 
-function multiTurnTokens(turns: readonly SftTurn[], encode: (text: string) => number[], eosId: number): ExampleTokens {
+function multiTurnTokens(turns: readonly SftTurn[], codec: SftCodec, eosId: number): ExampleTokens {
   const full: number[] = [];
   const action: boolean[] = [];
   const push = (ids: readonly number[], trains: boolean) => {
@@ -75,22 +78,11 @@ function multiTurnTokens(turns: readonly SftTurn[], encode: (text: string) => nu
       action.push(trains);
     }
   };
-  const one = (text: string) => {
-    const ids = encode(text);
-    if (ids.length !== 1)
-      throw new RangeError(`multi-turn SFT needs one token per character and per special; ${JSON.stringify(text)} encodes as ${ids.length}`);
-    return ids;
-  };
   for (const turn of turns) {
     if (turn.kind === 'action') {
-      push(encode(turn.text), true);
+      push(codec.encode(turn.text), true);
       if (turn.ending === 'eos') push([eosId], true);
-      continue;
-    }
-    for (const part of typeof turn.text === 'string' ? [turn.text] : turn.text) {
-      if (typeof part === 'string') for (const ch of part) push(one(ch), false);
-      else push(one(part.special), false);
-    }
+    } else push(encodeEnvText(turn.text, codec), false);
   }
   return { full, trains: (position) => action[position] };
 }

@@ -203,7 +203,7 @@ export class Trainer {
     const options: OptimizerOptions = { lr, ...recipe.optim, gradClip: recipe.rl.gradClip };
     while (this.sftStep < steps && !hooks.shouldStop?.()) {
       const examples = Array.from({ length: batchSize }, (_, i) => this.task.sftExample(recipe.seed, this.sftStep * batchSize + i));
-      const batch = sftBatch(examples, (text) => tokenizer.encode(text), tokenizer.eosId, tokenizer.padId, recipe.model.contextLength);
+      const batch = sftBatch(examples, tokenizer, tokenizer.eosId, tokenizer.padId, recipe.model.contextLength);
       const { loss, gradNorm } = await stepper.step(batch, options);
       this.sftStep++;
       await this.emit(hooks, 'sft', this.sftStep, { 'sft/loss': loss, 'sft/grad_norm': gradNorm });

@@ -48,7 +48,6 @@ export async function runExpertSft(gpu: Gpu, run: PlannedRun, warm: Checkpoint):
   const stepper = new SftStepper(gpu, trainer.policy, optimizer);
   const options = { lr: rl.policyLr, ...recipe.optim, gradClip: rl.gradClip };
   const limits = { contextLength: recipe.model.contextLength, maxNewTokens: rl.maxNewTokens, maxTurns: rl.maxTurns };
-  const encode = (text: string) => tokenizer.encode(text);
   const curve: CurvePoint[] = [];
   const totals = { kept: 0, dropped: 0 };
   let sampledTokens = 0;
@@ -99,7 +98,7 @@ export async function runExpertSft(gpu: Gpu, run: PlannedRun, warm: Checkpoint):
         for (const [start, end] of minibatchBounds(examples.length, rl.minibatches)) {
           const batch = sftBatch(
             order.slice(start, end).map((j) => examples[j]),
-            encode,
+            tokenizer,
             tokenizer.eosId,
             tokenizer.padId,
             recipe.model.contextLength,

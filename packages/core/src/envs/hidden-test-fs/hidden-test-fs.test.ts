@@ -211,7 +211,7 @@ describe('hidden-test-fs demonstrations', () => {
         expect(sample.reward).toBe(1);
         expect(sample.meta).toMatchObject({ correct: true, hackAttempt: false, submitted: true });
         // The demonstration's tokens and trained positions are exactly the runner's.
-        const batch = sftBatch([{ prompt: '', completion: '', turns }], (t) => tokenizer.encode(t), tokenizer.eosId, tokenizer.padId, 400);
+        const batch = sftBatch([{ prompt: '', completion: '', turns }], tokenizer, tokenizer.eosId, tokenizer.padId, 400);
         expect(sample.tokens).toEqual(Array.from(batch.inputs.slice(0, sample.tokens.length - 1)).concat(batch.targets[sample.tokens.length - 2]));
         const trained = Array.from(batch.mask.slice(0, sample.tokens.length - 1));
         expect(trained).toEqual(Array.from(sample.actionMask.slice(1)));
@@ -219,9 +219,8 @@ describe('hidden-test-fs demonstrations', () => {
   });
 
   it('a single-turn example gives the batch it always gave', () => {
-    const encode = (t: string) => tokenizer.encode(t);
-    const batch = sftBatch([{ prompt: 'ab', completion: 'cd' }], encode, tokenizer.eosId, tokenizer.padId, 16);
-    const [a, b, c, d] = encode('abcd');
+    const batch = sftBatch([{ prompt: 'ab', completion: 'cd' }], tokenizer, tokenizer.eosId, tokenizer.padId, 16);
+    const [a, b, c, d] = tokenizer.encode('abcd');
     expect(batch.T).toBe(4);
     expect(Array.from(batch.inputs)).toEqual([a, b, c, d]);
     expect(Array.from(batch.targets)).toEqual([b, c, d, tokenizer.eosId]);
@@ -233,7 +232,7 @@ describe('hidden-test-fs demonstrations', () => {
       { kind: 'observation', text: '<eos>' },
       { kind: 'action', text: '<tool_call>x</tool_call>', ending: 'eos' },
     ];
-    const batch = sftBatch([{ prompt: '', completion: '', turns }], (t) => tokenizer.encode(t), tokenizer.eosId, tokenizer.padId, 16);
+    const batch = sftBatch([{ prompt: '', completion: '', turns }], tokenizer, tokenizer.eosId, tokenizer.padId, 16);
     const chars = tokenizer.encode('<eos>', { specials: false });
     expect(chars).toHaveLength(5);
     const full = [...chars, tokenizer.id('<tool_call>'), ...tokenizer.encode('x'), tokenizer.id('</tool_call>'), tokenizer.eosId];
