@@ -94,6 +94,16 @@ describe('safetensors writer: byte-exact against the spec', () => {
     expect(() => encodeSafetensors({ __metadata__: { shape: [1], data: new Float32Array(1) } })).toThrow(/may not be named "__metadata__"/);
     expect(() => encodeSafetensors({ w: { shape: [-1], data: new Float32Array(0) } })).toThrow(/non-negative integers/);
   });
+
+  it('keeps a tensor and a metadata key named __proto__ (assignment would set the prototype and drop them)', () => {
+    const tensors = Object.fromEntries([['__proto__', { shape: [1], data: new Float32Array([2]) }]]);
+    const meta = Object.fromEntries([['__proto__', 'kept']]);
+    const bytes = encodeSafetensors(tensors, meta);
+    const back = decodeSafetensors(bytes);
+    expect(Object.entries(back.metadata)).toEqual([['__proto__', 'kept']]);
+    expect([...back.tensors.keys()]).toEqual(['__proto__']);
+    expect(back.tensors.get('__proto__')!.bytes).toEqual(f32Bytes([2]));
+  });
 });
 
 describe('safetensors round trip', () => {

@@ -136,6 +136,15 @@ export interface TensorLayoutEntry {
   bytes: number;
 }
 
+/**
+ * Sets an own enumerable property. Plain assignment of the key `__proto__` sets an object's
+ * prototype instead, so a tensor or metadata key of that name would vanish from the file or from
+ * what the reader returns; JSON.parse and JSON.stringify treat it as an ordinary key.
+ */
+function setOwn<V>(target: Record<string, V>, key: string, value: V): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The padded header JSON the writer puts before the data, and the data's length, for tensors of these sizes. */
 export function safetensorsHeader(tensors: readonly TensorLayoutEntry[], metadata?: Readonly<Record<string, string>>): { json: Uint8Array; dataBytes: number } {
   const entries = [...tensors].sort(rankOrder);
@@ -144,13 +153,13 @@ export function safetensorsHeader(tensors: readonly TensorLayoutEntry[], metadat
     const meta: Record<string, string> = {};
     for (const key of Object.keys(metadata).sort()) {
       if (typeof metadata[key] !== 'string') throw new RangeError(`safetensors metadata "${key}" must be a string`);
-      meta[key] = metadata[key];
+      setOwn(meta, key, metadata[key]);
     }
     header.__metadata__ = meta;
   }
   let offset = 0;
   for (const e of entries) {
-    header[e.name] = { dtype: e.dtype, shape: [...e.shape], data_offsets: [offset, offset + e.bytes] };
+    setOwn(header, e.name, { dtype: e.dtype, shape: [...e.shape], data_offsets: [offset, offset + e.bytes] });
     offset += e.bytes;
   }
   let json = new TextEncoder().encode(JSON.stringify(header));
@@ -260,7 +269,7 @@ export function decodeSafetensors(bytes: Uint8Array, options: { maxHeaderBytes?:
       if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('InvalidMetadata', '__metadata__ must be an object of strings');
       for (const [k, v] of Object.entries(value as object)) {
         if (typeof v !== 'string') fail('InvalidMetadata', `__metadata__ "${k}" must be a string, got ${JSON.stringify(v)}`);
-        metadata[k] = v;
+        setOwn(metadata, k, v);
       }
       continue;
     }
