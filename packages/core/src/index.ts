@@ -344,16 +344,19 @@ export {
   UNK_TEXT,
   UNK_TOKEN,
 } from './tokenizer/char-tokenizer.ts';
+export { collectAndScore, type ScoredRollouts } from './train/collect-and-score.ts';
 export { checkFiniteWeights, DivergedError, divergence, isDivergedError } from './train/divergence.ts';
 export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
 export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
 export { type LabelledExample, labelledBatch, labelledFileOf, parseLabelledFile } from './train/labelled-examples.ts';
 export { type MismatchedRows, mismatchedRows } from './train/mismatched-rows.ts';
-export { collectAndScore, type RlContext, type RlModels, rlIteration, type ScoredRollouts, STREAM, shuffled } from './train/rl-iteration.ts';
+export { type RlContext, type RlModels, STREAM } from './train/rl-context.ts';
+export { rlIteration } from './train/rl-iteration.ts';
 export { MISMATCH_THRESHOLD, rolloutMismatch, truncatedIsAdvantages } from './train/rollout-mismatch.ts';
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';
 export { type SftBatch, SftStepper, sftBatch } from './train/sft.ts';
+export { shuffled } from './train/shuffled.ts';
 export { checkTeacher, loadTeachers, parseRoute, type TeacherSource, Teachers, type TeacherWeights, teacherRuns } from './train/teachers.ts';
 export { checkpointPhase, type MetricsAt, Trainer, type TrainerHooks } from './train/trainer.ts';
 export { TrainerState, type TrainerStatePart } from './train/trainer-state.ts';

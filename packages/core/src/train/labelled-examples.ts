@@ -20,7 +20,7 @@ import { createTask } from '../envs/tasks.ts';
 import { echo, InputError } from '../errors.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
-import { shuffled } from './rl-iteration.ts';
+import { shuffled } from './shuffled.ts';
 
 export interface LabelledExample {
   prompt: string;

@@ -8,7 +8,8 @@ import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import type { Environment } from '../envs/environment.ts';
 import type { Task } from '../envs/tasks.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
-import { type RlContext, rlIteration } from './rl-iteration.ts';
+import type { RlContext } from './rl-context.ts';
+import { rlIteration } from './rl-iteration.ts';
 import { testRlContext } from './testing/rl-context.ts';
 
 /** The task, except that the environments of the episodes `fails(k)` picks (k counts createEnv calls) throw in step. */

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { type Algorithm, type LossTerm, maskedStats, POLICY, REFERENCE } from '../algorithms/algorithm.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
-import { type RlContext, rlIteration } from './rl-iteration.ts';
+import type { RlContext } from './rl-context.ts';
+import { rlIteration } from './rl-iteration.ts';
 import { testRlContext } from './testing/rl-context.ts';
 
 const TOY_LR = 5e-3;

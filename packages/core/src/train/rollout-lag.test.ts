@@ -10,8 +10,10 @@ import { maskedStats } from '../algorithms/algorithm.ts';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import { Gpt } from '../model/gpt.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
+import { collectAndScore } from './collect-and-score.ts';
 import { PolicyHistory } from './policy-history.ts';
-import { collectAndScore, type RlContext, rlIteration } from './rl-iteration.ts';
+import type { RlContext } from './rl-context.ts';
+import { rlIteration } from './rl-iteration.ts';
 import type { Scorer } from './scoring.ts';
 import { testRlContext } from './testing/rl-context.ts';
 

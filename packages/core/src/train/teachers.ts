@@ -18,7 +18,7 @@ import { InputError } from '../errors.ts';
 import type { GptConfig } from '../model/config.ts';
 import { Gpt } from '../model/gpt.ts';
 import type { Recipe } from '../recipe/schema.ts';
-import type { TeacherRouter } from './rl-iteration.ts';
+import type { TeacherRouter } from './rl-context.ts';
 
 /** One teacher as a front end loaded it: the policy of a run's newest committed checkpoint. */
 export interface TeacherWeights {

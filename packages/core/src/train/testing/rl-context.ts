@@ -14,7 +14,7 @@ import { modelConfigs } from '../../recipe/checks.ts';
 import type { Recipe } from '../../recipe/schema.ts';
 import { CharTokenizer } from '../../tokenizer/char-tokenizer.ts';
 import { GpuSampler } from '../gpu-sampler.ts';
-import type { RlContext } from '../rl-iteration.ts';
+import type { RlContext } from '../rl-context.ts';
 import { Scorer } from '../scoring.ts';
 import { UpdateSteps } from '../update-steps.ts';
 
