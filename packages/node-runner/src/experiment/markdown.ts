@@ -1,7 +1,7 @@
 // The report page, docs/experiments/<name>.md: question, claims and their verdicts, the plot, each
-// arm's mean and spread, the paired differences, what all-equal groups did (if probed), the exact
-// commands, and the protocol. Written from the declared report and the runs' results only, so it
-// can be regenerated from the committed result files without a GPU.
+// arm's mean and spread, the paired differences, the training metrics it names, what all-equal
+// groups did (if probed), the exact commands, and the protocol. Written from the declared report
+// and the runs' results only, so it can be regenerated from the committed result files without a GPU.
 
 import type { Comparison, Report } from './report.ts';
 import type { RunResult } from './results.ts';
@@ -112,6 +112,7 @@ export function reportMarkdown(page: ReportPage): string {
       `| ${o.comparison.arm} − ${o.comparison.against}${o.comparison.skill ? ` (${o.comparison.skill})` : ''} | ${per} | ${points(o.paired.mean)} | ${Number.isFinite(o.paired.standardError) ? (100 * o.paired.standardError).toFixed(1) : '—'} | ${o.paired.verdict} |`,
     );
   }
+  lines.push(...trainingSection(report, results));
   if (report.probes?.includes('groups')) lines.push('', ...groupSection(report, results));
   lines.push('', '## Protocol', '');
   lines.push(
@@ -164,6 +165,41 @@ function skillSection(report: Report, results: ReadonlyMap<string, readonly RunR
       '',
       `Teacher completions behind the expert-sft runs: ${kept.toLocaleString('en-US')} trained on, ${dropped.toLocaleString('en-US')} dropped for not ending with <eos>.`,
     );
+  }
+  return lines;
+}
+
+/** Each arm's mean of the report's training metrics, and each comparison's paired differences in them. */
+function trainingSection(report: Report, results: ReadonlyMap<string, readonly RunResult[]>): string[] {
+  const metrics = report.trainingMetrics ?? [];
+  if (metrics.length === 0 || ![...results.values()].flat().some((r) => r.training)) return [];
+  const value = (run: RunResult, name: string) => run.training?.[name] ?? Number.NaN;
+  const num = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+  const signed = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(3)}` : '—');
+  const lines = ['', '## Training metrics', '', 'Each run’s mean over its RL iterations (mean ± sd over seeds; per seed in brackets).', ''];
+  lines.push(`| arm | ${metrics.map((m) => `${m.label} (\`${m.name}\`)`).join(' | ')} |`, `|---|${metrics.map(() => '---|').join('')}`);
+  for (const arm of report.arms) {
+    const runs = (results.get(arm.name) ?? []).filter((r) => r.training);
+    if (runs.length === 0) continue;
+    const cells = metrics.map((m) => {
+      const s = spread(runs.map((r) => value(r, m.name)));
+      return `${num(s.mean)} ± ${num(s.std)} (${runs.map((r) => `${r.seed}: ${num(value(r, m.name))}`).join(', ')})`;
+    });
+    lines.push(`| ${arm.name} | ${cells.join(' | ')} |`);
+  }
+  lines.push('', '| comparison | metric | per seed | mean |', '|---|---|---|---|');
+  for (const c of report.comparisons) {
+    const against = new Map((results.get(c.against) ?? []).map((r) => [r.seed, r]));
+    for (const m of metrics) {
+      const pairs = (results.get(c.arm) ?? []).flatMap((r) => {
+        const other = against.get(r.seed);
+        const d = other ? value(r, m.name) - value(other, m.name) : Number.NaN;
+        return Number.isFinite(d) ? [{ seed: r.seed, d }] : [];
+      });
+      if (pairs.length === 0) continue;
+      const mean = pairs.reduce((a, p) => a + p.d, 0) / pairs.length;
+      lines.push(`| ${c.arm} − ${c.against} | ${m.label} | ${pairs.map((p) => `${p.seed}: ${signed(p.d)}`).join(', ')} | ${signed(mean)} |`);
+    }
   }
   return lines;
 }

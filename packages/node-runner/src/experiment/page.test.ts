@@ -112,6 +112,28 @@ describe('report page', () => {
     });
     expect(partial).toContain('**Incomplete:** 6 of 9 runs have finished');
   });
+
+  it('tabulates the training metrics the report names, per arm and as paired differences', () => {
+    const withTraining = { ...report, trainingMetrics: [{ name: 'critic/explained_var' as const, label: 'explained variance' }] };
+    const trained = new Map(
+      [...results].map(([arm, runs]) => [arm, runs.map((r) => ({ ...r, training: { 'critic/explained_var': (arm === 'a' ? 0.1 : 0.3) + r.seed / 100 } }))]),
+    );
+    const text = reportMarkdown({
+      report: withTraining,
+      results: trained,
+      planned: 6,
+      finished: 6,
+      svgFile: 'toy.svg',
+      commands: [],
+      armSets: new Map(),
+      iterations: 20,
+      warmStartSteps: 600,
+    });
+    expect(text).toContain('| arm | explained variance (`critic/explained_var`) |');
+    expect(text).toContain('| a | 0.120 ± 0.010 (1: 0.110, 2: 0.120, 3: 0.130) |');
+    expect(text).toContain('| b − a | explained variance | 1: +0.200, 2: +0.200, 3: +0.200 | +0.200 |');
+    expect(page).not.toContain('## Training metrics');
+  });
 });
 
 describe('fidelity table', () => {

@@ -8,6 +8,8 @@
 // and a verdict from the paired mean difference. Leaves out multi-process scheduling: the arms of
 // a report run one after another in one process.
 
+import type { MetricName } from '@horizon/core';
+
 /** One arm: a recipe (a preset with `--set`-style overrides), trained by RL or, for a baseline, by more SFT. */
 export interface Arm {
   /** Names the arm's directory (runs/experiments/NAME/<arm>/) and its line in the plots. */
@@ -64,6 +66,12 @@ export interface Report {
   heldOutSize: number;
   /** What the report promises to cost on a quiet 2-core machine: runs and total minutes. */
   budget: { runs: number; minutes: number };
+  /**
+   * RL-iteration metrics the page tabulates per arm and seed (each run's mean over its iterations),
+   * e.g. the critic's explained variance: what the held-out curves cannot show (training-means.ts).
+   * They are read from what the runs log, so adding one does not change any run.
+   */
+  trainingMetrics?: readonly { name: MetricName; label: string }[];
   /** What the report adds beyond the held-out curves; 'groups' probes all-equal reward groups. */
   probes?: readonly 'groups'[];
   /** Listed in the fidelity table (false for the runner's own check). */

@@ -49,6 +49,8 @@ export interface RunResult {
   seconds: number;
   sampledTokens: number;
   groups?: GroupProbe[];
+  /** Means over the RL iterations of the metrics the report names (Report.trainingMetrics). */
+  training?: Record<string, number>;
   /** An expert-sft arm's teacher completions: trained on, and dropped for not ending with <eos>. */
   teacherSamples?: { kept: number; dropped: number };
 }

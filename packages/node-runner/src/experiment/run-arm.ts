@@ -17,6 +17,7 @@ import { probeGroups } from './group-probe.ts';
 import { type PlannedRun, teacherArms } from './plan.ts';
 import type { Report } from './report.ts';
 import { type CurvePoint, clearRun, type GroupProbe, type RunResult, skillSuccess, writeResult } from './results.ts';
+import { TrainingMeans, trainingMetricNames } from './training-means.ts';
 
 /** Evaluation points of a run after the warm start's own: the RL arms' eval.interval, at least one. */
 export function evaluationCount(run: PlannedRun): number {
@@ -44,6 +45,7 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
   const curve: CurvePoint[] = [];
   const groups: GroupProbe[] = [];
   const rolloutsPerIteration = recipe.rl.promptsPerIteration * recipe.rl.groupSize;
+  const training = new TrainingMeans(trainingMetricNames(report));
   let sampledTokens = 0;
   const started = performance.now();
   try {
@@ -51,6 +53,7 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
     await trainer.run({
       onMetrics: async (phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>, at) => {
         await log.log({ phase, step, global_step: at.globalStep, time_s: at.seconds, metrics });
+        training.add(phase, metrics);
         if (phase === 'rl') sampledTokens += (metrics['rollout/response_length'] ?? 0) * rolloutsPerIteration;
         if (phase !== 'eval') return;
         const bySkill = skillSuccess(metrics);
@@ -75,7 +78,13 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
     await log.close();
     trainer.dispose();
   }
-  return finish(run, report, { curve, sampledTokens, seconds: seconds(started), groups: groups.length > 0 ? groups : undefined });
+  return finish(run, report, {
+    curve,
+    sampledTokens,
+    seconds: seconds(started),
+    groups: groups.length > 0 ? groups : undefined,
+    training: training.means(),
+  });
 }
 
 async function runSftOnly(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint): Promise<RunResult> {
@@ -118,6 +127,7 @@ export interface ArmOutcome {
   /** Wall seconds after the warm start. */
   seconds: number;
   groups?: GroupProbe[];
+  training?: RunResult['training'];
   teacherSamples?: RunResult['teacherSamples'];
 }
 
@@ -135,6 +145,7 @@ async function finish(run: PlannedRun, report: Report, outcome: ArmOutcome): Pro
     seconds: outcome.seconds,
     sampledTokens: outcome.sampledTokens,
     ...(groups ? { groups } : {}),
+    ...(outcome.training ? { training: outcome.training } : {}),
     ...(outcome.teacherSamples ? { teacherSamples: outcome.teacherSamples } : {}),
   };
   await writeResult(run.dir, result);

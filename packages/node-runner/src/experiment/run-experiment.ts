@@ -19,6 +19,7 @@ import { REPORTS } from './reports/index.ts';
 import { RESULT_FILE, type RunResult, readResult, runState } from './results.ts';
 import { runArm } from './run-arm.ts';
 import { plotSvg } from './svg.ts';
+import { withTrainingMeans } from './training-means.ts';
 import { warmStart } from './warm-start.ts';
 
 export interface ExperimentOptions {
@@ -47,6 +48,9 @@ async function storedResult(docsDir: string, report: Report, run: PlannedRun): P
 }
 
 async function copyResult(docsDir: string, report: Report, run: PlannedRun): Promise<void> {
+  // A run finished before its report named a training metric gets it from its log first.
+  const result = await readResult(run.dir);
+  if (result?.key === run.key) await withTrainingMeans(report, run.dir, result);
   const dir = join(dataDir(docsDir, report, run), String(run.seed));
   await mkdir(dir, { recursive: true });
   await copyFile(join(run.dir, RESULT_FILE), join(dir, RESULT_FILE));

@@ -21,6 +21,10 @@ export const criticK: Report = {
   seeds: [1, 2, 3],
   common: ['rl.iterations=60', 'eval.interval=10', 'eval.oodSize=50'],
   heldOutSize: 500,
+  trainingMetrics: [
+    { name: 'critic/explained_var', label: 'explained variance' },
+    { name: 'critic/value_loss', label: 'value loss' },
+  ],
   budget: { runs: 6, minutes: 20 },
   fidelity: true,
 };

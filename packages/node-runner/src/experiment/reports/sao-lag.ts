@@ -34,6 +34,10 @@ export const saoLag: Report = {
   seeds: [1, 2, 3],
   common: ['rl.epochs=1', 'rl.iterations=60', 'eval.interval=10', 'eval.oodSize=50'],
   heldOutSize: 500,
+  trainingMetrics: [
+    { name: 'policy/clip_frac', label: 'clipped or masked fraction' },
+    { name: 'policy/approx_kl', label: 'KL(π_old ‖ π_θ)' },
+  ],
   budget: { runs: 27, minutes: 45 },
   fidelity: true,
 };
