@@ -40,8 +40,8 @@ export type ScoreName = 'values' | 'mismatched' | 'teacherLogp';
 
 /**
  * One term of a model's loss. Each shares the batch-wide aggregation scales; the update step records
- * the terms it is given, in this order of kinds, and nothing else. KTO, span-KTO and distillation
- * terms join this union with their callers.
+ * the terms it is given, in this order of kinds, and nothing else. Span-KTO (its kernel exists;
+ * span labels come from verifiers) joins this union with its caller.
  */
 export type LossTerm =
   /** PPO clipped surrogate against π_old (asymmetric ε, optional dual clip c > 1, 0 = off). */
