@@ -67,12 +67,12 @@ function recipeOf(algorithm: Recipe['rl']['algorithm'], sets: string[]): Recipe 
   return resolveRecipe({ sets: [`rl.algorithm=${algorithm}`, 'rl.groupSize=2', 'rl.minibatches=1', ...sets] }).recipe;
 }
 
-/** Each row's V after its last action token, from the definition: the value read at the next position. */
+/** Each truncated row's bootstrap, from the definition (critic-gae.ts): V at its last action position, the last one the value loss trains. */
 function bootstrapOf(rows: TrainingRows, values: Float32Array): Float64Array {
   return Float64Array.from({ length: B }, (_, b) => {
     let last = T - 1;
     while (last >= 0 && !rows.actionMask[b * T + last]) last--;
-    return !rows.terminal[b] && last + 1 < T ? values[b * T + last + 1] : 0;
+    return !rows.terminal[b] && last >= 0 ? values[b * T + last] : 0;
   });
 }
 
