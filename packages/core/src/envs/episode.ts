@@ -39,16 +39,7 @@
 import type { SpecialToken } from '../tokenizer/char-tokenizer.ts';
 import { type CompactionOptions, canSummarize, checkCompaction, compactionThreshold } from './compaction.ts';
 import { type ActionEnding, type Environment, type EnvText, type EnvTextPart, type Info, renderEnvText } from './environment.ts';
-import {
-  type ActionKind,
-  actionTokenCount,
-  emptyToolCallCounts,
-  failedSample,
-  type RolloutFailure,
-  type Sample,
-  SampleBuilder,
-  type ToolCallCounts,
-} from './sample.ts';
+import { actionTokenCount, emptyToolCallCounts, failedSample, type RolloutFailure, type Sample, SampleBuilder, type ToolCallCounts } from './sample.ts';
 
 /** What the runner needs from a tokenizer; CharTokenizer (../tokenizer/char-tokenizer.ts) is one. */
 export interface TokenCodec {
@@ -170,7 +161,7 @@ interface Episode {
   toolCalls?: ToolCallCounts;
 }
 
-/** Runs every requested episode to its end and returns one Sample each, in request order. */
+/** Runs every requested episode to its end and returns one Sample each (one per segment where compaction cut it), in request order. */
 export async function collectRollouts(requests: readonly EpisodeRequest[], codec: TokenCodec, sampler: BatchSampler, limits: RolloutLimits): Promise<Sample[]> {
   checkLimits(limits);
   const { contextLength, maxNewTokens, maxTurns, compaction } = limits;
@@ -300,7 +291,7 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
     ep.summarizing = false;
     const content = g.ending === 'eos' ? g.ids.slice(0, -1) : g.ids;
     const text = codec.decode(content);
-    if (options.trainSummaries) ep.builder.addAction(g.ids, g.logprobs, text, g.ending, 'summary' satisfies ActionKind);
+    if (options.trainSummaries) ep.builder.addAction(g.ids, g.logprobs, text, g.ending, 'summary');
     else ep.builder.addUntrained(g.ids, text, g.ending);
     ep.sampledTokens += g.ids.length;
     const close = codec.id('</summary>');
