@@ -100,8 +100,8 @@ describe('ppo on a hand-made batch', () => {
     const advantages = new Array(B * T).fill(0);
     const returns = new Array(B * T).fill(0);
     for (let b = 0; b < B; b++) {
-      // After the last action token: 0 at a true end, V of the position that reads that token when cut.
-      let nextV = terminal[b] ? 0 : values[b * T + LAST[b] + 1];
+      // After the last action token: 0 at a true end; when cut, V at the last action position (a trained one, critic-gae.ts).
+      let nextV = terminal[b] ? 0 : values[b * T + LAST[b]];
       let nextA = 0;
       let nextReturnA = 0;
       for (let t = LAST[b]; t >= 1; t--) {

@@ -8,31 +8,78 @@
 // is (gpu-advantages.ts). The host computes only what needs its own copy of the batch: the token
 // rewards with their KL shaping (the loop's, from log π_old and log π_ref read back at scoring), each
 // truncated row's bootstrap value and each row's λ, B numbers each, and the metrics.
-// Leaves out: compaction's cross-segment discount beyond passing `tokensAfter` (always 0 today).
+//
+// Compaction (docs/algorithms/ppo-gae.md §2.5): a compacted segment is terminal in the batch
+// (bootstrap 0) and its advantages are scaled by (γλ)^tokensAfter in the kernel; every segment of
+// one rollout must use the same λ, so the length-adaptive λ counts the action tokens of the whole
+// rollout (all its rows in the batch), and a batch whose rows of one rollout disagree is refused.
+//
+// Bootstrap of a truncated row: V at its LAST ACTION position, not the position after it. The
+// position after the last action token (its input is that token) is never an action position, so
+// the value loss never trains it — V there is whatever the critic extrapolates to a state it was
+// never fitted on. The last action position is trained in every batch; its state is one token
+// earlier than the cut, which is the bias this choice accepts (docs/algorithms/ppo-gae.md §2.1).
 //
 // Shape legend:  B rows · T positions
 
 import { gaeSampleParams, lengthAdaptiveLambda, recordGae } from '@horizon/kernels';
+import type { Recipe } from '../recipe/schema.ts';
+import type { TrainingRows } from '../train/rows.ts';
 import { type AdvantageInputs, type AdvantageResult, maskedStats } from './algorithm.ts';
 import { rawAdvantagesOf, submitAdvantages } from './gpu-advantages.ts';
+
+/**
+ * [B] each row's bootstrap value (V at its last action position when truncated, else 0) and λ
+ * (rl.lambda, or the length-adaptive λ of its whole rollout), as the header says.
+ */
+export function criticGaeRowParams(
+  rows: Pick<TrainingRows, 'B' | 'T' | 'actionMask' | 'terminal' | 'rolloutIds'>,
+  values: ArrayLike<number>,
+  rl: Pick<Recipe['rl'], 'lambda' | 'lambdaAlpha'>,
+): { bootstrap: Float32Array; lambda: Float32Array } {
+  const { B, T, actionMask } = rows;
+  const bootstrap = new Float32Array(B);
+  const rolloutTokens = new Map<number, number>();
+  for (let b = 0; b < B; b++) {
+    let last = -1;
+    let tokens = 0;
+    for (let t = 0; t < T; t++) {
+      if (!actionMask[b * T + t]) continue;
+      last = t;
+      tokens++;
+    }
+    if (!rows.terminal[b] && last >= 0) bootstrap[b] = values[b * T + last];
+    rolloutTokens.set(rows.rolloutIds[b], (rolloutTokens.get(rows.rolloutIds[b]) ?? 0) + tokens);
+  }
+  const lambda =
+    rl.lambdaAlpha > 0
+      ? lengthAdaptiveLambda(
+          Array.from(rows.rolloutIds, (id) => rolloutTokens.get(id) ?? 0),
+          rl.lambdaAlpha,
+        )
+      : new Float32Array(B).fill(rl.lambda);
+  checkOneLambdaPerRollout(rows.rolloutIds, lambda);
+  return { bootstrap, lambda };
+}
+
+/** Refuses rows of one rollout (its compaction segments) with different λ: (γλ)^tokensAfter stitches them only under one λ. */
+export function checkOneLambdaPerRollout(rolloutIds: ArrayLike<number>, lambda: ArrayLike<number>): void {
+  const seen = new Map<number, number>();
+  for (let b = 0; b < rolloutIds.length; b++) {
+    const first = seen.get(rolloutIds[b]);
+    if (first === undefined) seen.set(rolloutIds[b], lambda[b]);
+    else if (first !== lambda[b])
+      throw new RangeError(
+        `the segments of rollout ${rolloutIds[b]} have GAE λ ${first} and ${lambda[b]}; the cross-segment discount (γλ)^tokensAfter needs one λ per rollout`,
+      );
+  }
+}
 
 export async function criticGaeAdvantages({ gpu, rows, scores, tokenRewards, recipe, batch }: AdvantageInputs): Promise<AdvantageResult> {
   const { B, T, actionMask } = rows;
   const values = scores.values;
   if (!values) throw new Error(`${recipe.rl.algorithm}: the batch was scored without a critic`);
-  // A truncated row bootstraps from V after its last token: the position whose input is that token.
-  const bootstrap = new Float32Array(B);
-  const actionTokens = new Float32Array(B);
-  for (let b = 0; b < B; b++) {
-    let last = -1;
-    for (let t = 0; t < T; t++) {
-      if (!actionMask[b * T + t]) continue;
-      last = t;
-      actionTokens[b]++;
-    }
-    if (!rows.terminal[b] && last >= 0 && last + 1 < T) bootstrap[b] = values[b * T + last + 1];
-  }
-  const lambda = recipe.rl.lambdaAlpha > 0 ? lengthAdaptiveLambda(actionTokens, recipe.rl.lambdaAlpha) : recipe.rl.lambda;
+  const { bootstrap, lambda } = criticGaeRowParams(rows, values, recipe.rl);
   const { lambdas, info } = gaeSampleParams(B, { lambda, lambdaCritic: recipe.rl.lambdaCritic, terminal: rows.terminal, tokensAfter: rows.tokensAfter });
   gpu.write(batch.tokenRewards, tokenRewards);
   gpu.write(batch.bootstrap, bootstrap);

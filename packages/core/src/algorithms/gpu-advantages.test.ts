@@ -2,17 +2,27 @@
 // Dr.GRPO and RLOO, each with and without whitening) against the kernels' float64 references
 // (gaeRef, groupBaselinesRef, whitenRef) on a random batch with awkward sizes: observation gaps inside
 // the answers, rows with one action token, truncated rows that bootstrap from V, uneven groups, KL-like
-// rewards on every action token. And the contract the loop relies on: what the method returns is
-// exactly what it left in the batch's GPU tensors.
+// rewards on every action token; and real compacted LongStream rollouts (segments with tokensAfter,
+// compacted rows terminal, one length-adaptive λ per rollout). And the contract the loop relies on:
+// what the method returns is exactly what it left in the batch's GPU tensors.
 //
 // Shape legend:  B rows · T positions
 
 import { gaeRef, groupBaselinesRef, SeededRandom, WHITEN_EPS, whitenRef } from '@horizon/kernels';
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
+import { collectRollouts } from '../envs/episode.ts';
+import { LONG_STREAM_COMPACTION } from '../envs/long-stream/demo.ts';
+import { LongStreamEnv } from '../envs/long-stream/env.ts';
+import { longStream } from '../envs/long-stream/stream.ts';
+import { LONG_STREAM_VOCABULARY } from '../envs/long-stream/task.ts';
+import { actionTokenCount, packSamples } from '../envs/sample.ts';
+import { longStreamPolicy } from '../envs/testing/long-stream-policy.ts';
+import { scriptedSampler } from '../envs/testing/scripted-sampler.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
 import type { Recipe } from '../recipe/schema.ts';
-import type { TrainingRows } from '../train/rows.ts';
+import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
+import { type TrainingRows, toTrainingRows } from '../train/rows.ts';
 import type { Scores } from '../train/scoring.ts';
 import { scoredBatchOnGpu } from '../train/testing/scored-batch.ts';
 import type { AdvantageInputs } from './algorithm.ts';
@@ -58,7 +68,7 @@ function randomRows(seed: number): { rows: TrainingRows; values: Float32Array } 
 
 async function inputs(recipe: Recipe, rows: TrainingRows, values?: Float32Array): Promise<AdvantageInputs> {
   const gpu = await testGpu();
-  const zeros = new Float32Array(B * T);
+  const zeros = new Float32Array(rows.B * rows.T);
   const scores: Scores = { oldLogp: zeros, refLogp: zeros, ...(values ? { values } : {}) };
   return { gpu, rows, scores, batch: scoredBatchOnGpu(gpu, rows, scores), tokenRewards: rows.rewards, recipe };
 }
@@ -67,12 +77,12 @@ function recipeOf(algorithm: Recipe['rl']['algorithm'], sets: string[]): Recipe 
   return resolveRecipe({ sets: [`rl.algorithm=${algorithm}`, 'rl.groupSize=2', 'rl.minibatches=1', ...sets] }).recipe;
 }
 
-/** Each row's V after its last action token, from the definition: the value read at the next position. */
+/** Each truncated row's bootstrap, from the definition (critic-gae.ts): V at its last action position, the last one the value loss trains. */
 function bootstrapOf(rows: TrainingRows, values: Float32Array): Float64Array {
   return Float64Array.from({ length: B }, (_, b) => {
     let last = T - 1;
     while (last >= 0 && !rows.actionMask[b * T + last]) last--;
-    return !rows.terminal[b] && last + 1 < T ? values[b * T + last + 1] : 0;
+    return !rows.terminal[b] && last >= 0 ? values[b * T + last] : 0;
   });
 }
 
@@ -109,6 +119,42 @@ describe('critic GAE on the GPU agrees with the float64 reference', () => {
       });
     }
   }
+});
+
+describe('critic GAE on compacted rollouts: the GPU applies the cross-segment discount as the reference does', () => {
+  it('ppo, length-adaptive λ over each whole rollout, not whitened', async () => {
+    const tokenizer = new CharTokenizer(LONG_STREAM_VOCABULARY);
+    const streams = [7, 8, 9].map((seed) => longStream(seed, { minChunks: 7, maxChunks: 12 }));
+    const requests = streams.map((stream, i) => ({ env: new LongStreamEnv(() => stream), seed: 40 + i, rolloutId: i, groupId: i }));
+    const sampler = scriptedSampler(tokenizer, (ctx) => longStreamPolicy(ctx, LONG_STREAM_COMPACTION.keepSteps));
+    // A turn limit that cuts the longer streams short: such a rollout's final segment bootstraps, its others do not.
+    const samples = await collectRollouts(requests, tokenizer, sampler, {
+      contextLength: 64,
+      maxNewTokens: 8,
+      maxTurns: 12,
+      compaction: LONG_STREAM_COMPACTION,
+    });
+    const rows = toTrainingRows(packSamples(samples, 64, tokenizer.padId), 64, tokenizer.padId);
+    expect(Array.from(rows.tokensAfter).some((n) => n > 0)).toBe(true);
+    expect(Array.from(rows.terminal).includes(0)).toBe(true);
+    const rng = new SeededRandom(5);
+    const values = Float32Array.from({ length: rows.B * rows.T }, () => rng.normal() * 0.5);
+    const recipe = recipeOf('ppo', ['rl.whiten=false', 'rl.lambdaAlpha=1.5', 'rl.gamma=0.99', 'rl.lambdaCritic=1']);
+    const result = await ALGORITHM_BY_NAME.ppo.advantages(await inputs(recipe, rows, values));
+    const total = new Map<number, number>();
+    for (const s of samples) total.set(s.rolloutId, (total.get(s.rolloutId) ?? 0) + actionTokenCount(s));
+    const lambda = samples.map((s) => Math.fround(1 - 1 / (1.5 * (total.get(s.rolloutId) ?? 0))));
+    const bootstrap = Array.from({ length: rows.B }, (_, b) => {
+      const last = rows.actionMask.subarray(b * rows.T, (b + 1) * rows.T).lastIndexOf(1);
+      return rows.terminal[b] ? 0 : values[b * rows.T + last];
+    });
+    const want = gaeRef(
+      { rewards: rows.rewards, values, actionMask: rows.actionMask, terminal: rows.terminal, bootstrap, tokensAfter: rows.tokensAfter },
+      { B: rows.B, T: rows.T, gamma: 0.99, lambda, lambdaCritic: new Array(rows.B).fill(1) },
+    );
+    expect(result.advantages).toBeAllClose(want.advantages, { atol: 2e-5, rtol: 1e-5 });
+    expect(result.returns).toBeAllClose(want.returns, { atol: 2e-5, rtol: 1e-5 });
+  });
 });
 
 describe('group baselines on the GPU agree with the float64 reference', () => {

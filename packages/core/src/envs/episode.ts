@@ -21,10 +21,25 @@
 //
 // Environment text is encoded with special tokens off; only its explicit `{ special }` parts become
 // special ids (environment.ts), so an observation cannot forge the markup around it.
+//
+// Compaction (limits.compaction, compaction.ts; off when absent). Before an action, once the segment
+// has taken one and the context plus `maxNewTokens` would pass the episode's threshold, the runner
+// writes `<summary>` (kind `user`) and the policy's next row in the batch samples the summary (kind
+// `summary`, stop string `</summary>`, budget `summaryTokens`) — or, with the deterministic
+// summariser, the environment's summarize() text is taken instead and nothing is sampled. The
+// segment ends there, and a new context starts as prompt + `<summary>`…`</summary>` + the last
+// `keepSteps` steps, carried as kind `context`, with segmentIndex + 1 (its rows keyed by it). When
+// the rollout ends, the verifier scores the whole trajectory (every segment's turns) and its reward
+// goes on the last trainable token of every segment, as CompactionRL assigns the outcome to each
+// segment (arXiv:2607.05378 eq. 14: local GAE per segment, then the (γλ)^tokensAfter discount);
+// every segment takes the rollout's status, the non-final ones marked `compacted` (bootstrap 0),
+// and `tokensAfter` counts the trainable tokens of the later segments. The rollout's samples are
+// returned in segment order where its one sample would be; tool-call counts go on the last.
 
 import type { SpecialToken } from '../tokenizer/char-tokenizer.ts';
-import { type ActionEnding, type Environment, type EnvText, type Info, renderEnvText } from './environment.ts';
-import { emptyToolCallCounts, failedSample, type RolloutFailure, type Sample, SampleBuilder, type ToolCallCounts } from './sample.ts';
+import { type CompactionOptions, canSummarize, checkCompaction, compactionThreshold } from './compaction.ts';
+import { type ActionEnding, type Environment, type EnvText, type EnvTextPart, type Info, renderEnvText } from './environment.ts';
+import { actionTokenCount, emptyToolCallCounts, failedSample, type RolloutFailure, type Sample, SampleBuilder, type ToolCallCounts } from './sample.ts';
 
 /** What the runner needs from a tokenizer; CharTokenizer (../tokenizer/char-tokenizer.ts) is one. */
 export interface TokenCodec {
@@ -86,6 +101,8 @@ export interface RolloutLimits {
   maxConcurrentEpisodes?: number;
   /** Milliseconds a sampler call waits for busy episodes once one is ready; default 0 (one macrotask turn). */
   gatherMs?: number;
+  /** Compact a long trajectory into segments (compaction.ts); absent: never (the default). */
+  compaction?: CompactionOptions;
 }
 
 function checkLimits(limits: RolloutLimits): void {
@@ -97,6 +114,7 @@ function checkLimits(limits: RolloutLimits): void {
   if (open !== undefined && (!Number.isInteger(open) || open < 1)) throw new RangeError(`maxConcurrentEpisodes must be a positive integer, got ${open}`);
   const gather = limits.gatherMs;
   if (gather !== undefined && !(Number.isFinite(gather) && gather >= 0)) throw new RangeError(`gatherMs must be a non-negative number, got ${gather}`);
+  if (limits.compaction) checkCompaction(limits.compaction, limits.contextLength, limits.maxNewTokens);
 }
 
 function checkGeneration(g: Generation, budget: number, eosId: number, row: number): void {
@@ -120,8 +138,22 @@ export function encodeEnvText(text: EnvText, codec: Pick<TokenCodec, 'encode' | 
 interface Episode {
   index: number;
   request: EpisodeRequest;
+  /** The current segment's context. */
   builder: SampleBuilder;
+  /** Earlier segments of a compacted rollout, kept open until the verifier's reward is known. */
+  earlier: SampleBuilder[];
+  promptIds: readonly number[];
   stopStrings: readonly string[];
+  /** The episode's compaction threshold (Infinity without compaction). */
+  threshold: number;
+  /** Actions taken in the current segment. */
+  segmentActions: number;
+  /** The next row samples a summary instead of an action. */
+  summarizing: boolean;
+  /** Ids of each step (action and its observations) so far, newest last: what a new context carries. */
+  steps: number[][];
+  /** Where the current step began in the builder. */
+  stepStart: number;
   /** Reset's info, then each step's, later keys winning: what the verifier reads. */
   info: Info;
   actions: number;
@@ -129,13 +161,13 @@ interface Episode {
   toolCalls?: ToolCallCounts;
 }
 
-/** Runs every requested episode to its end and returns one Sample each, in request order. */
+/** Runs every requested episode to its end and returns one Sample each (one per segment where compaction cut it), in request order. */
 export async function collectRollouts(requests: readonly EpisodeRequest[], codec: TokenCodec, sampler: BatchSampler, limits: RolloutLimits): Promise<Sample[]> {
   checkLimits(limits);
-  const { contextLength, maxNewTokens, maxTurns } = limits;
+  const { contextLength, maxNewTokens, maxTurns, compaction } = limits;
   const maxOpen = limits.maxConcurrentEpisodes ?? Math.max(1, requests.length);
   const gatherMs = limits.gatherMs ?? 0;
-  const samples: (Sample | undefined)[] = requests.map(() => undefined);
+  const samples: (Sample | Sample[] | undefined)[] = requests.map(() => undefined);
   const ready = new Map<number, Episode>();
   const busy = new Map<number, Promise<void>>();
   let open = 0;
@@ -163,15 +195,30 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
     }
   };
 
-  const finished = (i: number, sample: Sample) => {
+  const finished = (i: number, sample: Sample | Sample[]) => {
     samples[i] = sample;
     open--;
+  };
+
+  /** Every segment's sample: the non-final ones compacted, each with the trainable tokens after it. */
+  const finishAll = (ep: Episode, end: Omit<Parameters<SampleBuilder['finish']>[0], 'compacted' | 'tokensAfter'>): Sample[] => {
+    const builders = [...ep.earlier, ep.builder];
+    const out = builders.map((b, k) => {
+      const last = k === builders.length - 1;
+      return b.finish({ ...end, toolCalls: last ? end.toolCalls : undefined, compacted: !last });
+    });
+    let after = 0;
+    for (let k = out.length - 1; k >= 0; k--) {
+      out[k].tokensAfter = after;
+      after += actionTokenCount(out[k]);
+    }
+    return out;
   };
 
   const fail = async (ep: Episode, failure: RolloutFailure) => {
     const closing = await closeEnv(ep.request.env);
     const message = closing ? `${failure.message}; then ${closing.message}` : failure.message;
-    finished(ep.index, ep.builder.finish({ status: 'truncated', meta: ep.info, failure: { ...failure, message }, toolCalls: ep.toolCalls }));
+    finished(ep.index, finishAll(ep, { status: 'truncated', meta: ep.info, failure: { ...failure, message }, toolCalls: ep.toolCalls }));
   };
 
   /** Scores a finished episode, closes it, and records its sample. */
@@ -185,24 +232,72 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
         const verdict = await env.verifier.score({
           seed: ep.request.seed,
           prompt: ep.builder.promptText,
-          turns: ep.builder.turnsSoFar(),
+          turns: [...ep.earlier, ep.builder].flatMap((b) => b.turnsSoFar()),
           status,
           info: { ...ep.info },
         });
-        ep.builder.addReward(verdict.reward);
+        // Every segment's last trainable token gets the outcome (CompactionRL); one segment: as before.
+        for (const b of [...ep.earlier, ep.builder]) if (b.hasTrainableToken) b.addReward(verdict.reward);
         meta = { ...meta, ...verdict.info };
       } catch (error) {
         failure = { source: 'verifier', message: `${env.verifier.name} verifier failed: ${messageOf(error)}` };
       }
     }
     const closing = await closeEnv(env);
-    finished(ep.index, ep.builder.finish({ status, meta, failure: failure ?? closing, toolCalls: ep.toolCalls }));
+    finished(ep.index, finishAll(ep, { status, meta, failure: failure ?? closing, toolCalls: ep.toolCalls }));
   };
 
-  /** The episode takes another action, unless a limit cuts it here. */
+  /** Ends the segment and opens the next: prompt + the summary ids + the last keepSteps steps. */
+  const nextSegment = async (ep: Episode, summary: readonly number[]) => {
+    const keep = compaction?.keepSteps ?? 0;
+    const carried = [...summary, ...(keep > 0 ? ep.steps.slice(-keep) : []).flat()];
+    if (ep.promptIds.length + carried.length + 1 >= contextLength) return end(ep, 'truncated');
+    const { seed, rolloutId, groupId } = ep.request;
+    ep.earlier.push(ep.builder);
+    ep.builder = new SampleBuilder({ seed, rolloutId, groupId }, ep.builder.promptText, ep.promptIds, { carried, segmentIndex: ep.earlier.length });
+    ep.segmentActions = 0;
+    await another(ep);
+  };
+
+  /** Compaction's cut: the policy is asked for a summary, or the environment's summary is carried. */
+  const compact = async (ep: Episode, options: CompactionOptions) => {
+    if (options.summariser === 'deterministic') {
+      const env = ep.request.env;
+      if (!canSummarize(env)) throw new RangeError(`the deterministic summariser needs an environment with summarize(); ${env.name} has none`);
+      let summary: number[];
+      try {
+        summary = encodeEnvText([{ special: '<summary>' }, ...envTextParts(env.summarize()), { special: '</summary>' }], codec);
+      } catch (error) {
+        return fail(ep, { source: 'environment', message: `summarize failed: ${messageOf(error)}` });
+      }
+      return nextSegment(ep, summary);
+    }
+    // `<summary>` and at least one summary token must fit.
+    if (ep.builder.length + 2 > contextLength) return end(ep, 'truncated');
+    ep.builder.addObservation([codec.id('<summary>')], '<summary>', 'user');
+    ep.summarizing = true;
+    ready.set(ep.index, ep);
+  };
+
+  /** The episode takes another action, unless a limit cuts it here or it compacts first. */
   const another = async (ep: Episode) => {
     if (ep.actions >= maxTurns || ep.builder.length >= contextLength) await end(ep, 'truncated');
+    else if (compaction && ep.segmentActions > 0 && ep.builder.length + maxNewTokens > ep.threshold) await compact(ep, compaction);
     else ready.set(ep.index, ep);
+  };
+
+  /** A sampled summary: recorded (trained or not, as the recipe says), then the next segment carries it. */
+  const summarized = async (ep: Episode, g: Generation, options: CompactionOptions) => {
+    ep.summarizing = false;
+    const content = g.ending === 'eos' ? g.ids.slice(0, -1) : g.ids;
+    const text = codec.decode(content);
+    if (options.trainSummaries) ep.builder.addAction(g.ids, g.logprobs, text, g.ending, 'summary');
+    else ep.builder.addUntrained(g.ids, text, g.ending);
+    ep.sampledTokens += g.ids.length;
+    const close = codec.id('</summary>');
+    const summary = [codec.id('<summary>'), ...content];
+    if (summary.at(-1) !== close) summary.push(close);
+    await nextSegment(ep, summary);
   };
 
   const start = (i: number) => {
@@ -230,7 +325,22 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
       if (promptIds.length >= contextLength)
         throw new RangeError(`the prompt of seed ${request.seed} has ${promptIds.length} tokens, leaving no room in a context of ${contextLength}`);
       const builder = new SampleBuilder(ids, renderEnvText(prompt), promptIds);
-      ready.set(i, { index: i, request, builder, stopStrings, info, actions: 0, sampledTokens: 0 });
+      ready.set(i, {
+        index: i,
+        request,
+        builder,
+        earlier: [],
+        promptIds,
+        stopStrings,
+        threshold: compaction ? compactionThreshold(request.seed, compaction) : Number.POSITIVE_INFINITY,
+        segmentActions: 0,
+        summarizing: false,
+        steps: [],
+        stepStart: 0,
+        info,
+        actions: 0,
+        sampledTokens: 0,
+      });
     });
   };
 
@@ -258,6 +368,7 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
     // An observation that does not fit ends the episode here; its tokens would be untrainable anyway.
     if (observation === undefined || ep.builder.length + observation.length >= contextLength) return end(ep, 'truncated');
     ep.builder.addObservation(observation, renderEnvText(outcome.observation), outcome.kind ?? 'observation');
+    ep.steps.push(ep.builder.context().slice(ep.stepStart));
     await another(ep);
   };
 
@@ -273,12 +384,12 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
     if (ready.size === 0) break;
     const rows = [...ready.keys()].sort((a, b) => a - b).map((i) => ready.get(i) as Episode);
     ready.clear();
-    const budgets = rows.map((ep) => Math.min(maxNewTokens, contextLength - ep.builder.length));
+    const budgets = rows.map((ep) => Math.min(ep.summarizing ? (compaction?.summaryTokens ?? 0) : maxNewTokens, contextLength - ep.builder.length));
     const generations = await sampler.generate(
       rows.map((ep) => ep.builder.context()),
       budgets,
-      rows.map((ep) => ep.stopStrings),
-      rows.map((ep) => ({ rolloutId: ep.request.rolloutId, segment: 0 })),
+      rows.map((ep) => (ep.summarizing ? SUMMARY_STOP : ep.stopStrings)),
+      rows.map((ep) => ({ rolloutId: ep.request.rolloutId, segment: ep.earlier.length })),
     );
     if (generations.length !== rows.length) throw new RangeError(`the sampler returned ${generations.length} generations for ${rows.length} contexts`);
     for (const [k, ep] of rows.entries()) {
@@ -289,14 +400,28 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
         continue;
       }
       checkGeneration(g, budgets[k], codec.eosId, k);
+      if (ep.summarizing && compaction) {
+        const options = compaction;
+        run(ep.index, () => summarized(ep, g, options));
+        continue;
+      }
       const text = codec.decode(g.ending === 'eos' ? g.ids.slice(0, -1) : g.ids);
+      ep.stepStart = ep.builder.length;
       ep.builder.addAction(g.ids, g.logprobs, text, g.ending);
       ep.actions++;
+      ep.segmentActions++;
       ep.sampledTokens += g.ids.length;
       run(ep.index, () => step(ep, text, g.ending));
     }
   }
-  return samples as Sample[];
+  return (samples as (Sample | Sample[])[]).flat();
+}
+
+/** What a summary's sampling stops at. */
+const SUMMARY_STOP: readonly string[] = ['</summary>'];
+
+function envTextParts(text: EnvText): readonly EnvTextPart[] {
+  return typeof text === 'string' ? [text] : text;
 }
 
 /** Whether `work` settles within `ms` milliseconds (0: before the next macrotask). */

@@ -128,4 +128,26 @@ describe('Sample v2: token kinds', () => {
     expect(STATUS_RULES.completed.terminal).toBe(true);
     expect(Object.entries(STATUS_RULES).flatMap(([status, rule]) => (rule.trains ? [status] : []))).toEqual(['completed', 'truncated']);
   });
+
+  it('a compacted segment is neither done nor truncated, whatever its rollout’s status: terminal in the batch (bootstrap 0), with its tokensAfter', () => {
+    const segment = (status: 'completed' | 'truncated') => {
+      const b = new SampleBuilder(ids, 'Q:', [1]);
+      b.addAction([10, 11], lp(2), 'ab', 'stop', 'summary');
+      return b.finish({ status, compacted: true, tokensAfter: 5 });
+    };
+    const [ofDone, ofCut] = [segment('completed'), segment('truncated')];
+    for (const s of [ofDone, ofCut]) expect([s.done, s.truncated, s.compacted, s.tokensAfter]).toEqual([false, false, true, 5]);
+    // Without the flag a cut rollout's sample would bootstrap (terminal 0) and get the factor both.
+    expect([...packSamples([ofDone, ofCut], 4, 0).terminal]).toEqual([1, 1]);
+    expect([...packSamples([ofCut], 4, 0).tokensAfter]).toEqual([5]);
+    expect(() => new SampleBuilder(ids, 'Q:', [1]).finish({ status: 'completed', tokensAfter: -1 })).toThrow(/tokensAfter must be a non-negative integer/);
+  });
+
+  it('a second observation after one action (the runner’s <summary> after a tool result) extends the turn’s text', () => {
+    const b = new SampleBuilder(ids, 'Q:', [1]);
+    b.addAction([10], lp(1), 'a', 'stop');
+    b.addObservation([20], '=1;', 'observation');
+    b.addObservation([21], '<summary>', 'user');
+    expect(b.turnsSoFar()).toEqual([{ action: 'a', ending: 'stop', observation: '=1;<summary>' }]);
+  });
 });

@@ -28,7 +28,8 @@ import { type RolloutStatus, STATUS_RULES } from './rollout-status.ts';
  * - `user`: a user turn the environment wrote;
  * - `fabricated`: output the environment made up in place of a real one (a monitor's fake tool result);
  * - `summary`: a compaction summary the policy sampled in this context (trainable, CompactionRL);
- * - `context`: carried over from an earlier context of the same trajectory (never trained again).
+ * - `context`: carried over from an earlier context of the same trajectory (never trained again), or
+ *   a summary the policy sampled here that the recipe leaves untrained (rl.compaction.trainSummaries off).
  */
 export const TOKEN_KINDS = ['prompt', 'action', 'observation', 'user', 'fabricated', 'summary', 'context'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
@@ -104,6 +105,12 @@ export interface Sample {
   done: boolean;
   /** Not completed (context full, turn limit, or no end at all): GAE bootstraps here if it trains. */
   truncated: boolean;
+  /**
+   * A non-final segment of a compacted rollout: neither done nor truncated. It trains with bootstrap 0
+   * (terminal in the packed batch) and the cross-segment discount (γλ)^tokensAfter instead
+   * (docs/algorithms/ppo-gae.md §2.5); its status is the whole rollout's. Absent on every other sample.
+   */
+  compacted?: true;
   /** Episode seed: reset(seed) reproduces the prompt. */
   seed: number;
   /** Shared by all segments of one trajectory (compaction splits one rollout into segments). */
@@ -158,6 +165,11 @@ export class SampleBuilder {
     return this.tokens.length;
   }
 
+  /** Whether the policy has written a trainable token here: where a reward can go. */
+  get hasTrainableToken(): boolean {
+    return this.lastActionEnd >= 0;
+  }
+
   /** The turns so far, copied (what a verifier reads before the sample is finished). */
   turnsSoFar(): Turn[] {
     return this.turns.map((t) => ({ ...t }));
@@ -177,11 +189,17 @@ export class SampleBuilder {
     this.turns.push({ action: text, ending });
   }
 
-  /** Tokens the environment wrote after an action: a tool result, a user turn, or a fabricated result. */
+  /** Tokens the policy sampled that do not train here (an untrained summary): kind `context`, no log-probs, no reward position. */
+  addUntrained(ids: readonly number[], text: string, ending: ActionEnding): void {
+    this.push(ids, 'context');
+    this.turns.push({ action: text, ending });
+  }
+
+  /** Tokens the environment wrote after an action: a tool result, a user turn, or a fabricated result (a second one after the same action is appended to its text). */
   addObservation(ids: readonly number[], text: string, kind: ObservationKind = 'observation'): void {
     const turn = this.turns.at(-1);
     if (!turn) throw new Error('an observation must follow an action');
-    turn.observation = text;
+    turn.observation = (turn.observation ?? '') + text;
     this.push(ids, kind);
   }
 
@@ -195,10 +213,24 @@ export class SampleBuilder {
     this.rewards.push({ position: this.lastActionEnd, value });
   }
 
-  /** The sample; with a `failure` the status is the one it gives (failureStatus), else `end.status`. */
-  finish(end: { status: 'completed' | 'truncated'; meta?: Record<string, JsonValue>; failure?: RolloutFailure; toolCalls?: ToolCallCounts }): Sample {
+  /**
+   * The sample; with a `failure` the status is the one it gives (failureStatus), else `end.status`.
+   * `compacted`: a non-final segment of a compacted rollout (Sample.compacted), with `tokensAfter`
+   * trainable tokens after it in the same rollout.
+   */
+  finish(end: {
+    status: 'completed' | 'truncated';
+    meta?: Record<string, JsonValue>;
+    failure?: RolloutFailure;
+    toolCalls?: ToolCallCounts;
+    compacted?: boolean;
+    tokensAfter?: number;
+  }): Sample {
     const tokenKinds = Uint8Array.from(this.kinds);
     const status = end.failure ? failureStatus(end.failure) : end.status;
+    const tokensAfter = end.tokensAfter ?? 0;
+    if (!Number.isInteger(tokensAfter) || tokensAfter < 0) throw new RangeError(`tokensAfter must be a non-negative integer, got ${tokensAfter}`);
+    const compacted = end.compacted === true;
     return {
       tokens: [...this.tokens],
       responseStart: this.responseStart,
@@ -209,13 +241,14 @@ export class SampleBuilder {
       stepRewards: [...this.rewards],
       reward: this.rewards.reduce((s, r) => s + r.value, 0),
       status,
-      done: status === 'completed',
-      truncated: status !== 'completed',
+      done: !compacted && status === 'completed',
+      truncated: !compacted && status !== 'completed',
+      ...(compacted ? { compacted: true as const } : {}),
       seed: this.ids.seed,
       rolloutId: this.ids.rolloutId,
       groupId: this.ids.groupId,
       segmentIndex: this.options.segmentIndex ?? 0,
-      tokensAfter: 0,
+      tokensAfter,
       prompt: this.promptText,
       turns: this.turns.map((t) => ({ ...t })),
       meta: end.meta ?? {},
@@ -302,7 +335,7 @@ export interface PackedBatch {
   rolloutLogprobs: Float32Array; // rolloutLogprobs: [B, T] f32, 0 off actions
   lengths: Uint32Array; // lengths: [B] real tokens per row
   responseStart: Uint32Array; // responseStart: [B]
-  terminal: Uint32Array; // terminal: [B] 1 = done (no bootstrap), 0 = truncated
+  terminal: Uint32Array; // terminal: [B] 1 = no bootstrap (done, or a compacted segment), 0 = truncated
   rolloutIds: Uint32Array; // rolloutIds: [B]
   groupIds: Uint32Array; // groupIds: [B]
   segmentIndex: Uint32Array; // segmentIndex: [B]
@@ -342,7 +375,8 @@ export function packSamples(samples: readonly Sample[], T: number, padId: number
     batch.rolloutLogprobs.set(s.rolloutLogprobs, row);
     batch.lengths[b] = L;
     batch.responseStart[b] = s.responseStart;
-    batch.terminal[b] = STATUS_RULES[s.status].terminal ? 1 : 0;
+    // A compacted segment has no bootstrap value: its future is the next segment, reached through tokensAfter.
+    batch.terminal[b] = s.compacted || STATUS_RULES[s.status].terminal ? 1 : 0;
     batch.rolloutIds[b] = s.rolloutId;
     batch.groupIds[b] = s.groupId;
     batch.segmentIndex[b] = s.segmentIndex;

@@ -2,11 +2,12 @@
 // and `eval` sections: fresh environments per split, the seed of every training episode, the fixed
 // evaluation seeds, SFT examples by index, and size limits for the context checks. Adding an
 // environment = one more `case` in createTask and taskChecks.
-// Four tasks today: addition, subtraction (subtraction.ts) and their mix (mixed.ts), which draws
+// Five tasks today: addition, subtraction (subtraction.ts) and their mix (mixed.ts), which draws
 // each prompt from one of the two skills and tags its sample with it; the mix's held-out and OOD
 // sets are the two skills' own sets side by side, so per-skill success compares with either expert;
-// and hidden-test-fs (hidden-test-fs/), the first agent environment: a multi-turn tool-using task
-// in the sandbox, with no arithmetic skill tags.
+// hidden-test-fs (hidden-test-fs/), the first agent environment: a multi-turn tool-using task
+// in the sandbox, with no arithmetic skill tags; and long-stream (long-stream/), a stream of digits
+// read one tool call at a time, long enough to need compaction (compaction.ts).
 
 import {
   ADDITION_VOCABULARY,
@@ -20,6 +21,7 @@ import {
 } from './addition.ts';
 import type { Environment, SftExample, Vocabulary } from './environment.ts';
 import { HIDDEN_TEST_FS_VOCABULARY, type HiddenTestFsConfig, hiddenTestFsChecks, hiddenTestFsLimits, hiddenTestFsTask } from './hidden-test-fs/task.ts';
+import { LONG_STREAM_VOCABULARY, type LongStreamConfig, longStreamChecks, longStreamLimits, longStreamTask } from './long-stream/task.ts';
 import { MixedEnv, SKILL_TAGS, type SkillTag } from './mixed.ts';
 import type { Sample } from './sample.ts';
 import { episodeSeed, mixSeed } from './seeds.ts';
@@ -39,7 +41,7 @@ export interface AdditionTaskConfig {
   oodMaxDigits: number;
 }
 
-export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs'] as const;
+export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs', 'long-stream'] as const;
 export type TaskEnv = (typeof TASK_ENVS)[number];
 
 export interface TaskConfig {
@@ -51,6 +53,14 @@ export interface TaskConfig {
   mix?: { subtractionShare: number };
   /** Needed when env is 'hidden-test-fs'. */
   hiddenTestFs?: HiddenTestFsConfig;
+  /** Needed when env is 'long-stream'. */
+  longStream?: LongStreamConfig;
+}
+
+/** The long-stream section of a task config, which that env needs. */
+function longStreamConfig(task: TaskConfig): LongStreamConfig {
+  if (!task.longStream) throw new RangeError('task.longStream: missing, but task.env is "long-stream"');
+  return task.longStream;
 }
 
 /** The hidden-test-fs section of a task config, which that env needs. */
@@ -118,14 +128,15 @@ function oodRange(c: AdditionTaskConfig): DigitRange {
   return { minDigits: c.oodMinDigits, maxDigits: c.oodMaxDigits };
 }
 
-/** The arithmetic skills a task config trains on (none for hidden-test-fs). */
+/** The arithmetic skills a task config trains on (none for hidden-test-fs and long-stream). */
 export function taskSkills(task: Pick<TaskConfig, 'env'>): readonly SkillTag[] {
-  if (task.env === 'hidden-test-fs') return [];
+  if (task.env === 'hidden-test-fs' || task.env === 'long-stream') return [];
   return task.env === 'mix' ? SKILL_TAGS : [task.env];
 }
 
 export function taskLimits(task: TaskConfig): TaskLimits {
   if (task.env === 'hidden-test-fs') return hiddenTestFsLimits(hiddenTestFsConfig(task));
+  if (task.env === 'long-stream') return longStreamLimits();
   let maxPromptChars = 0;
   let maxResponseChars = 0;
   for (const skill of taskSkills(task)) {
@@ -143,6 +154,7 @@ const PROBLEM_COUNT: Record<SkillTag, (range: DigitRange) => number> = { additio
 /** Cross-field checks that only the task can make (digit ranges, evaluation set sizes), for each skill it trains. */
 export function taskChecks(task: TaskConfig, sizes: EvalSizes): TaskIssue[] {
   if (task.env === 'hidden-test-fs') return hiddenTestFsChecks(hiddenTestFsConfig(task), sizes);
+  if (task.env === 'long-stream') return longStreamChecks(longStreamConfig(task), sizes);
   const issues: TaskIssue[] = [];
   for (const skill of taskSkills(task)) {
     const c = skillConfig(task, skill);
@@ -179,9 +191,10 @@ export function sampleSkill(sample: Pick<Sample, 'meta'>, task: Pick<Task, 'tags
   return typeof tag === 'string' && (task.tags as readonly string[]).includes(tag) ? (tag as SkillTag) : task.tags[0];
 }
 
-/** The vocabulary of a task config: addition alone keeps its own; any task with subtraction has '-'; hidden-test-fs its own. */
+/** The vocabulary of a task config: addition alone keeps its own; any task with subtraction has '-'; hidden-test-fs and long-stream their own. */
 export function taskVocabulary(task: Pick<TaskConfig, 'env'>): Vocabulary {
   if (task.env === 'hidden-test-fs') return HIDDEN_TEST_FS_VOCABULARY;
+  if (task.env === 'long-stream') return LONG_STREAM_VOCABULARY;
   return task.env === 'addition' ? ADDITION_VOCABULARY : ARITHMETIC_VOCABULARY;
 }
 
@@ -191,6 +204,7 @@ export function createTask(task: TaskConfig, sizes: EvalSizes): Task {
   if (issues.length > 0) throw new RangeError(`${issues[0].path} ${issues[0].message}`);
   if (task.env === 'addition') return additionTask(task, sizes);
   if (task.env === 'hidden-test-fs') return hiddenTestFsTask(hiddenTestFsConfig(task), sizes);
+  if (task.env === 'long-stream') return longStreamTask(longStreamConfig(task), sizes);
   const subtraction = subtractionSkill(skillConfig(task, 'subtraction'), sizes);
   if (task.env === 'subtraction')
     return {

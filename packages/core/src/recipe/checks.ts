@@ -5,6 +5,7 @@ import { taskChecks, taskLimits } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
 import { MAX_ROLLOUT_LAG } from '../train/policy-history.ts';
 import { parseRoute } from '../train/teachers.ts';
+import { compactionChecks } from './compaction.ts';
 import type { Recipe } from './schema.ts';
 
 export interface FieldIssue {
@@ -68,6 +69,7 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
     );
   // Which runs teach is checked when they are loaded (train/teachers.ts); the route can be checked here.
   if (declaresRole(r, 'teacher')) for (const issue of parseRoute(r).issues) add('distill.route', issue);
+  issues.push(...compactionChecks(r));
   const sizes = { heldOutSize: r.eval.heldOutSize, oodSize: r.eval.oodSize };
   const task = taskChecks(r.task, sizes);
   issues.push(...task);

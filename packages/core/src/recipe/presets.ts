@@ -141,6 +141,39 @@ export const PRESETS = {
       eval: { heldOutSize: 64, oodSize: 32 },
     },
   },
+  'stream-ppo': {
+    doc: 'long-stream with compaction at a 64-token context: PPO on streams of 7–12 digits (3–6 windows), the policy writes and trains its summaries, multi-turn SFT demonstrations of every segment first',
+    recipe: {
+      name: 'stream-ppo',
+      task: { env: 'long-stream' },
+      model: { contextLength: 64 },
+      sft: { steps: 400, batchSize: 16 },
+      // 26 actions for the longest OOD stream (24 calls, the "end" call, the answer); 8 tokens for a call (6).
+      rl: { promptsPerIteration: 16, maxNewTokens: 8, maxTurns: 32, compaction: { enabled: true } },
+      eval: { heldOutSize: 64, oodSize: 32 },
+    },
+  },
+  'stream-grpo': {
+    doc: 'long-stream with compaction: GRPO (groups of 4 share a compaction threshold), KL (k3) in the loss, stream-ppo otherwise',
+    recipe: {
+      name: 'stream-grpo',
+      task: { env: 'long-stream' },
+      model: { contextLength: 64 },
+      sft: { steps: 400, batchSize: 16 },
+      rl: {
+        algorithm: 'grpo',
+        promptsPerIteration: 16,
+        groupSize: 4,
+        klPlacement: 'loss',
+        klEstimator: 'k3',
+        klCoef: 0.04,
+        maxNewTokens: 8,
+        maxTurns: 32,
+        compaction: { enabled: true },
+      },
+      eval: { heldOutSize: 64, oodSize: 32 },
+    },
+  },
 } as const satisfies Record<string, Preset>;
 
 export type PresetName = keyof typeof PRESETS;

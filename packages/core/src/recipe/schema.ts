@@ -11,6 +11,7 @@
 
 import { KL_ESTIMATORS, LOSS_AGGREGATIONS } from '@horizon/kernels';
 import { z } from 'zod';
+import { SUMMARISERS } from '../envs/compaction.ts';
 import { TASK_ENVS } from '../envs/tasks.ts';
 
 const int = (doc: string, value: number, min: number, max: number) => z.number().int().min(min).max(max).default(value).describe(doc);
@@ -45,7 +46,7 @@ export const RecipeSchema = z
     seed: int('run seed: initialisation, sampling, training episodes', 1, 0, 0xffffffff),
     task: section('what the policy learns', {
       env: choice(
-        'environment: addition, subtraction, mix (each prompt drawn from one of the two, tagged with it), or hidden-test-fs (a multi-turn shell task with hidden tests)',
+        'environment: addition, subtraction, mix (each prompt drawn from one of the two, tagged with it), hidden-test-fs (a multi-turn shell task with hidden tests), or long-stream (digits read one tool call at a time, answer their sum mod 10; needs compaction)',
         TASK_ENVS,
         'addition',
       ),
@@ -74,6 +75,12 @@ export const RecipeSchema = z
           oodMaxConstant: int('largest out-of-distribution constant', 19, 1, 99),
         },
       ),
+      longStream: section('long-stream: call next for each digit until "end", answer their sum mod 10 (task.env = long-stream)', {
+        minChunks: int('fewest digits in a training stream', 7, 1, 1000),
+        maxChunks: int('most digits in a training stream', 12, 1, 1000),
+        oodMinChunks: int('fewest digits in an out-of-distribution stream (longer than training)', 16, 1, 1000),
+        oodMaxChunks: int('most digits in an out-of-distribution stream', 24, 1, 1000),
+      }),
     }),
     model: section('policy and critic transformers (GPT-2 style)', {
       contextLength: int('tokens of context (prompt + response) for policy and critic', 32, 4, 4096),
@@ -146,6 +153,19 @@ export const RecipeSchema = z
       rolloutLag: int('rollout-lag simulator: sample with the policy of this many policy updates ago (0 = on-policy)', 0, 0, 1_000_000),
       dynamicSampling: flag('drop prompt groups whose rewards are all equal before the update (DAPO); the batch shrinks, nothing is resampled', false),
       tis: real('truncated importance sampling: cap C on π_old/π_roll weighting the PPO-clip loss per token (verl/slime TIS; 0 = off)', 0, 0, 1000),
+      compaction: section('compaction of long trajectories (CompactionRL): a summary, then a fresh context of prompt + summary + recent steps', {
+        enabled: flag('compact an episode when its next action would take the context past its threshold (off: never)', false),
+        minThreshold: int('smallest compaction threshold in tokens; each prompt draws its own from [min, max] by its seed, shared by its group', 48, 1, 4096),
+        maxThreshold: int('largest compaction threshold in tokens', 56, 1, 4096),
+        keepSteps: int('recent steps (action and observation) carried verbatim into the next context', 1, 0, 64),
+        summaryTokens: int('new tokens for one summary, </summary> included', 4, 1, 4096),
+        summariser: choice(
+          '"policy": the policy samples the summary; "deterministic": the environment writes it (a baseline, never trained)',
+          SUMMARISERS,
+          'policy',
+        ),
+        trainSummaries: flag('train the sampled summaries with the rollout (false: their tokens leave the loss, the "untrained summaries" arm)', true),
+      }),
     }),
     kto: section("KTO (rl.algorithm = kto; docs/algorithms/kto.md): binary feedback on single completions, TRL's loss", {
       beta: positive('β: scale of the implicit reward Σ(ℓ − ℓ_ref) inside the sigmoid (TRL default 0.1)', 0.1, 1000),
