@@ -179,4 +179,37 @@ describe('group baselines on the GPU agree with the float64 reference', () => {
       });
     }
   }
+
+  it('a compacted rollout is one member of its group: its task reward once, the KL of all its segments, its advantage on every segment', async () => {
+    const recipe = recipeOf('grpo', ['rl.whiten=false']);
+    const { rows } = randomRows(11);
+    // Rows 0–1, 5–7 and 11–12 are segments of one rollout each; the others are whole rollouts.
+    const ROLLOUT_OF_ROW = [0, 0, 1, 2, 3, 4, 4, 4, 5, 6, 7, 8, 8];
+    const outcome = [1, 0, 1, 1, 0, 1, 0, 0, 1];
+    rows.rolloutIds = Uint32Array.from(ROLLOUT_OF_ROW, (r) => 100 + r);
+    const task = new Float32Array(B * T);
+    const tokenRewards = new Float32Array(B * T);
+    const expected = new Float64Array(outcome.length);
+    for (let b = 0; b < B; b++) {
+      const last = rows.actionMask.subarray(b * T, (b + 1) * T).lastIndexOf(1);
+      task[b * T + last] = outcome[ROLLOUT_OF_ROW[b]]; // every segment carries the verifier's reward
+      for (let t = 0; t < T; t++) {
+        const kl = rows.actionMask[b * T + t] ? -0.01 * (1 + ((b + t) % 3)) : 0;
+        tokenRewards[b * T + t] = task[b * T + t] + kl;
+        expected[ROLLOUT_OF_ROW[b]] += kl;
+      }
+    }
+    for (const [r, o] of outcome.entries()) expected[r] += o;
+    rows.rewards = task;
+    const given = { ...(await inputs(recipe, rows)), tokenRewards };
+    const result = await ALGORITHM_BY_NAME.grpo.advantages(given);
+    const rolloutGroups = outcome.map((_, r) => GROUP_IDS[ROLLOUT_OF_ROW.indexOf(r)]);
+    const perRollout = groupBaselinesRef(expected, rolloutGroups, 'grpo');
+    const want = Float64Array.from(rows.actionMask, (m, i) => m * perRollout[ROLLOUT_OF_ROW[Math.floor(i / T)]]);
+    expect(result.advantages).toBeAllClose(want, { atol: 2e-5, rtol: 1e-5 });
+    // Group 3 (row 9) is one rollout; groups 0, 1, 2, 4 compare two rollouts each.
+    expect(result.metrics['rollout/zero_var_groups']).toBeCloseTo(1 / 5, 12);
+    const [onGpu] = await given.gpu.readMany([given.batch.advantages]);
+    expect(Array.from(onGpu)).toEqual(Array.from(result.advantages));
+  });
 });
