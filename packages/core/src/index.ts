@@ -352,6 +352,7 @@ export { type LabelledExample, labelledBatch, labelledFileOf, parseLabelledFile 
 export { type MismatchedRows, mismatchedRows } from './train/mismatched-rows.ts';
 export { type RlContext, type RlModels, STREAM } from './train/rl-context.ts';
 export { rlIteration } from './train/rl-iteration.ts';
+export { rolloutLimits } from './train/rollout-limits.ts';
 export { MISMATCH_THRESHOLD, rolloutMismatch, truncatedIsAdvantages } from './train/rollout-mismatch.ts';
 export { type TrainingRows, toTrainingRows, trainingLength } from './train/rows.ts';
 export { Scorer, type Scores } from './train/scoring.ts';

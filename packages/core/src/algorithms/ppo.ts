@@ -10,9 +10,9 @@
 // VC-PPO (arXiv:2503.01491): decoupled λ (λ or VAPO's length-adaptive λ for the policy, λ_critic —
 // usually 1 — for the critic's targets) and value pretraining (the warm-up with an explained-variance
 // target; preset add-vc-ppo); slime's whitening of advantages over the batch's action tokens. The
-// advantages are algorithms/critic-gae.ts, shared with SAO.
-// Leaves out: value pretraining on a separate corpus, compaction's cross-segment discount (the GAE
-// kernel supports it; addition needs none).
+// advantages are algorithms/critic-gae.ts, shared with SAO, which also applies compaction's
+// cross-segment discount to a compacted rollout's segments (CompactionRL; docs/algorithms/ppo-gae.md §2.5).
+// Leaves out: value pretraining on a separate corpus.
 
 import type { Algorithm, ModelDeclaration } from './algorithm.ts';
 import { POLICY, REFERENCE } from './algorithm.ts';

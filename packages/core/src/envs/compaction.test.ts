@@ -142,6 +142,20 @@ describe('compaction in the episode runner', () => {
     expect(Array.from(bootstrap)).toEqual(samples.map((_, k) => (k === last ? values[last * rows.T + lastAction] : 0)));
   });
 
+  it('maxSegments: a rollout that would compact past its last segment ends truncated there, and is scored', async () => {
+    const stream = longStream(4, { minChunks: 12, maxChunks: 12 });
+    const whole = await run([stream], { maxSegments: undefined });
+    expect(whole.length).toBeGreaterThan(2);
+    const capped = await run([stream], { maxSegments: 2 });
+    expect(capped).toHaveLength(2);
+    expect(capped[0].compacted).toBe(true);
+    expect(capped[1].truncated).toBe(true);
+    expect(capped[1].status).toBe('truncated');
+    // The cut comes where the uncapped rollout wrote its second summary: the same tokens up to there.
+    expect(capped[1].tokens).toEqual(whole[1].tokens.slice(0, capped[1].tokens.length));
+    expect(capped.every((s) => s.stepRewards.length === 1)).toBe(true);
+  });
+
   it('untrained summaries: sampled but kind context, out of the loss; the reward stays on the last action token', async () => {
     const samples = await run([longStream(5, RANGE)], { trainSummaries: false });
     const [first] = samples;

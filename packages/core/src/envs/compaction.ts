@@ -32,6 +32,11 @@ export interface CompactionOptions {
   summariser: Summariser;
   /** With the policy summariser: false records the sampled summary as untrained context (the "untrained summaries" arm). */
   trainSummaries: boolean;
+  /**
+   * Segments a rollout may have: where it would compact past the last, it ends truncated. It bounds
+   * the rows an iteration scores and trains (recipe/fits.ts); absent: no bound (evaluation).
+   */
+  maxSegments?: number;
 }
 
 /** What an environment offers the deterministic summariser: the summary text of its episode so far. */
@@ -58,6 +63,8 @@ export function checkCompaction(options: CompactionOptions, contextLength: numbe
     const v = options[key];
     if (!Number.isInteger(v) || v < 1) throw new RangeError(`compaction.${key} must be a positive integer, got ${v}`);
   }
+  if (options.maxSegments !== undefined && (!Number.isInteger(options.maxSegments) || options.maxSegments < 1))
+    throw new RangeError(`compaction.maxSegments must be a positive integer, got ${options.maxSegments}`);
   if (!Number.isInteger(options.keepSteps) || options.keepSteps < 0)
     throw new RangeError(`compaction.keepSteps must be a non-negative integer, got ${options.keepSteps}`);
   if (options.minThreshold > options.maxThreshold)

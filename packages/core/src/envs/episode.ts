@@ -282,8 +282,11 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
   /** The episode takes another action, unless a limit cuts it here or it compacts first. */
   const another = async (ep: Episode) => {
     if (ep.actions >= maxTurns || ep.builder.length >= contextLength) await end(ep, 'truncated');
-    else if (compaction && ep.segmentActions > 0 && ep.builder.length + maxNewTokens > ep.threshold) await compact(ep, compaction);
-    else ready.set(ep.index, ep);
+    else if (compaction && ep.segmentActions > 0 && ep.builder.length + maxNewTokens > ep.threshold) {
+      // At its last allowed segment a rollout is cut where it would compact again.
+      if (compaction.maxSegments !== undefined && ep.earlier.length + 1 >= compaction.maxSegments) await end(ep, 'truncated');
+      else await compact(ep, compaction);
+    } else ready.set(ep.index, ep);
   };
 
   /** A sampled summary: recorded (trained or not, as the recipe says), then the next segment carries it. */

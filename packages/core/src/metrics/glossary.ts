@@ -50,6 +50,10 @@ export const METRICS = {
   'rollout/success': { unit: 'fraction', doc: 'fraction of rollouts the verifier marks correct (addition: exact answer then <eos>)', better: 'higher' },
   'rollout/response_length': { unit: 'tokens', doc: 'mean action tokens per rollout, <eos> included' },
   'rollout/truncated_frac': { unit: 'fraction', doc: 'fraction of rollouts cut by the token or turn budget instead of ending', better: 'lower' },
+  'rollout/segments': {
+    unit: 'count',
+    doc: 'with compaction on: samples (context windows) per rollout, mean over the rollouts that did not fail; 1 means nothing was compacted',
+  },
   'rollout/failed_rollouts': {
     unit: 'count',
     doc: 'rollouts that failed (the environment or the verifier threw); they leave their group and never train',

@@ -130,7 +130,10 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
   const longest = Math.min(model.contextLength, limitsOfTask.maxPromptChars + rl.maxNewTokens * rl.maxTurns + 1);
   const T = trainingLength(longest, model.contextLength);
   const rollouts = rl.promptsPerIteration * rl.groupSize;
-  const minibatch = Math.max(1, Math.floor(rollouts / rl.minibatches));
+  // With compaction a rollout is scored and trained as several rows, one per segment, at most
+  // rl.compaction.maxSegments of them.
+  const rows = rl.compaction.enabled ? rollouts * rl.compaction.maxSegments : rollouts;
+  const minibatch = Math.max(1, Math.floor(rows / rl.minibatches));
   const evalRows = Math.max(ev.heldOutSize, ev.oodSize);
   const batchField = 'rl.promptsPerIteration';
 
@@ -174,13 +177,13 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
     );
   const phases: [GptConfig, number, string, string][] = [
     [configs.policy, sft.steps > 0 ? sft.batchSize : 1, 'SFT policy', 'sft.batchSize'],
-    [configs.policy, rollouts, 'scoring policy', batchField],
-    ...(declaresRole(recipe, 'reference') ? ([[configs.policy, rollouts, 'scoring reference', batchField]] as [GptConfig, number, string, string][]) : []),
-    ...teachers.map((c, k): [GptConfig, number, string, string] => [c, rollouts, `scoring teacher ${k + 1}`, batchField]),
+    [configs.policy, rows, 'scoring policy', batchField],
+    ...(declaresRole(recipe, 'reference') ? ([[configs.policy, rows, 'scoring reference', batchField]] as [GptConfig, number, string, string][]) : []),
+    ...teachers.map((c, k): [GptConfig, number, string, string] => [c, rows, `scoring teacher ${k + 1}`, batchField]),
     [configs.policy, minibatch, 'update policy', 'rl.minibatches'],
     ...(usesCritic
       ? ([
-          [configs.critic, rollouts, 'scoring critic', batchField],
+          [configs.critic, rows, 'scoring critic', batchField],
           [configs.critic, minibatch, 'update critic', 'rl.minibatches'],
         ] as [GptConfig, number, string, string][])
       : []),

@@ -154,7 +154,7 @@ export const PRESETS = {
     },
   },
   'stream-grpo': {
-    doc: 'long-stream with compaction: GRPO (groups of 4 share a compaction threshold), KL (k3) in the loss, stream-ppo otherwise',
+    doc: 'long-stream with compaction: GRPO on 4 prompts × 4 rollouts (a group shares its compaction threshold), KL (k3) in the loss, stream-ppo otherwise',
     recipe: {
       name: 'stream-grpo',
       task: { env: 'long-stream' },
@@ -162,7 +162,8 @@ export const PRESETS = {
       sft: { steps: 400, batchSize: 16 },
       rl: {
         algorithm: 'grpo',
-        promptsPerIteration: 16,
+        // 4 prompts × 4: the 16 rollouts per iteration of stream-ppo, so both sample alike.
+        promptsPerIteration: 4,
         groupSize: 4,
         klPlacement: 'loss',
         klEstimator: 'k3',

@@ -165,6 +165,12 @@ export const RecipeSchema = z
           'policy',
         ),
         trainSummaries: flag('train the sampled summaries with the rollout (false: their tokens leave the loss, the "untrained summaries" arm)', true),
+        maxSegments: int(
+          'segments a training rollout may have: where it would compact past the last it ends truncated (bounds the rows an iteration trains; evaluation is not capped)',
+          6,
+          1,
+          1024,
+        ),
       }),
     }),
     kto: section("KTO (rl.algorithm = kto; docs/algorithms/kto.md): binary feedback on single completions, TRL's loss", {

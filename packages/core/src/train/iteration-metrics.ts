@@ -7,6 +7,7 @@
 import type { GpuStats } from '@horizon/kernels';
 import type { ModelUpdate } from '../algorithms/algorithm.ts';
 import { hackMetrics } from '../envs/hack-attempts.ts';
+import { finalSegments } from '../envs/rollouts.ts';
 import { actionTokenCount, type Sample } from '../envs/sample.ts';
 import { toolCallMetrics } from '../envs/tool-call.ts';
 import type { MetricName } from '../metrics/glossary.ts';
@@ -48,20 +49,24 @@ export function iterationResult(ctx: RlContext, scored: ScoredRollouts, done: Up
   const rl = ctx.recipe.rl;
   const { samples, trained, selectionMetrics, rows, scores, klPenalty, advantages, advantageMetrics, seconds } = scored;
   const { updates, steps, stepSeconds } = done;
+  // Per rollout: a compacted rollout's final segment carries its outcome, status and tool calls
+  // (envs/rollouts.ts); its response length is the action tokens of all its segments.
   const finished = samples.filter((s) => !s.failure);
+  const finals = finalSegments(finished);
   const actionTokens = finished.reduce((n, s) => n + actionTokenCount(s), 0);
   const metrics: Partial<Record<MetricName, number>> = {
-    ...(finished.length > 0
+    ...(finals.length > 0
       ? {
-          'rollout/reward': mean(finished.map((s) => s.reward)),
-          'rollout/success': mean(finished.map((s) => (isSuccess(s) ? 1 : 0))),
-          'rollout/response_length': actionTokens / finished.length,
-          'rollout/truncated_frac': mean(finished.map((s) => (s.truncated ? 1 : 0))),
-          ...(rl.klPlacement === 'reward' ? { 'rollout/kl_penalty': klPenalty / finished.length } : {}),
+          'rollout/reward': mean(finals.map((s) => s.reward)),
+          'rollout/success': mean(finals.map((s) => (isSuccess(s) ? 1 : 0))),
+          'rollout/response_length': actionTokens / finals.length,
+          'rollout/truncated_frac': mean(finals.map((s) => (s.truncated ? 1 : 0))),
+          ...(rl.klPlacement === 'reward' ? { 'rollout/kl_penalty': klPenalty / finals.length } : {}),
+          ...(ctx.limits.compaction ? { 'rollout/segments': finished.length / finals.length } : {}),
         }
       : {}),
-    ...toolCallMetrics(finished),
-    ...hackMetrics(finished),
+    ...toolCallMetrics(finals),
+    ...hackMetrics(finals),
     ...selectionMetrics,
     ...advantageMetrics,
     ...(rows.B > 0 ? rolloutMismatch(rows.rolloutLogp, scores.oldLogp, rows.actionMask) : {}),

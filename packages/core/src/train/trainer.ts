@@ -17,6 +17,7 @@ import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import { type Checkpoint, checkVocabulary, type ModelState } from '../checkpoint/checkpoint.ts';
 import type { JsonValue } from '../envs/environment.ts';
 import type { SkillTag } from '../envs/mixed.ts';
+import { firstRollouts } from '../envs/rollouts.ts';
 import type { Sample } from '../envs/sample.ts';
 import { mixSeed } from '../envs/seeds.ts';
 import { createTask, type EvalSplit, sampleSkill, type Task } from '../envs/tasks.ts';
@@ -39,6 +40,7 @@ import { type LabelledExample, labelledBatch, labelledFileOf } from './labelled-
 import { lagModelName, PolicyHistory } from './policy-history.ts';
 import { type RlContext, type RlModels, STREAM } from './rl-context.ts';
 import { rlIteration } from './rl-iteration.ts';
+import { rolloutLimits } from './rollout-limits.ts';
 import { Scorer } from './scoring.ts';
 import { SftStepper, sftBatch } from './sft.ts';
 import { Teachers, type TeacherWeights } from './teachers.ts';
@@ -187,7 +189,11 @@ export class Trainer {
       this.iteration++;
       this.cursor += recipe.rl.promptsPerIteration;
       await this.emit(hooks, 'rl', this.iteration, result.metrics);
-      await hooks.onSamples?.('rl', this.iteration, result.samples.slice(0, SAMPLES_PER_ITERATION));
+      await hooks.onSamples?.(
+        'rl',
+        this.iteration,
+        firstRollouts(result.samples, SAMPLES_PER_ITERATION, (s) => s.sample),
+      );
       hooks.onProgress?.('rl', this.iteration, total, { reward: result.metrics['rollout/reward'], success: result.metrics['rollout/success'] });
       const last = this.iteration === total;
       if (last || (recipe.eval.interval > 0 && this.iteration % recipe.eval.interval === 0)) await this.evaluateAll(hooks, this.iteration);
@@ -283,7 +289,7 @@ export class Trainer {
         'recipe',
         `kto.file ${file} must be read by the front end and passed to the trainer (horizon train does; this one cannot read files).`,
       );
-    const limits = { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns };
+    const limits = rolloutLimits(recipe, 'train');
     const sampler = new GpuSampler(this.generator, this.tokenizer, { temperature: recipe.rl.temperature, topK: recipe.rl.topK }, SAMPLER_STREAM.rollout);
     return {
       recipe,
@@ -324,12 +330,12 @@ export class Trainer {
     const started = performance.now();
     const greedy = new GpuSampler(this.generator, this.tokenizer, { temperature: 0, topK: 0 }, SAMPLER_STREAM.eval);
     greedy.reseed(recipe.seed, STREAM.eval, step);
-    const limits = { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns };
+    const limits = rolloutLimits(recipe, 'eval');
     const heldOut = await evaluate(this.task, 'heldOut', this.tokenizer, greedy, limits);
     const ood = await evaluate(this.task, 'ood', this.tokenizer, greedy, limits);
     await this.emit(hooks, 'eval', step, {
       'eval/held_out_success': heldOut.success,
-      ...(this.task.tags.length > 1 ? successBySkill(this.task, heldOut.samples) : {}),
+      ...(this.task.tags.length > 1 ? successBySkill(this.task, heldOut.finals) : {}),
       'eval/ood_success': ood.success,
       'eval/response_length': heldOut.responseLength,
       'perf/eval_s': (performance.now() - started) / 1000,
@@ -337,7 +343,7 @@ export class Trainer {
     await hooks.onSamples?.(
       'eval',
       step,
-      heldOut.samples.slice(0, SAMPLES_PER_ITERATION).map((sample) => ({ sample })),
+      firstRollouts(heldOut.samples, SAMPLES_PER_ITERATION, (s) => s).map((sample) => ({ sample })),
     );
     return { heldOut: heldOut.success, ood: ood.success };
   }
@@ -438,5 +444,5 @@ const SKILL_SUCCESS: Record<SkillTag, MetricName> = {
   subtraction: 'eval/held_out_success_subtraction',
 };
 
-/** Rollouts per RL iteration written to samples.jsonl. */
+/** Rollouts per RL iteration written to samples.jsonl (each with all its segments). */
 const SAMPLES_PER_ITERATION = 4;

@@ -18,6 +18,7 @@ import {
   loadTeachers,
   minibatchBounds,
   mixSeed,
+  rolloutLimits,
   type SftExample,
   SftStepper,
   STREAM,
@@ -47,7 +48,7 @@ export async function runExpertSft(gpu: Gpu, run: PlannedRun, warm: Checkpoint):
   const optimizer = new AdamW(trainer.policy);
   const stepper = new SftStepper(gpu, trainer.policy, optimizer);
   const options = { lr: rl.policyLr, ...recipe.optim, gradClip: rl.gradClip };
-  const limits = { contextLength: recipe.model.contextLength, maxNewTokens: rl.maxNewTokens, maxTurns: rl.maxTurns };
+  const limits = rolloutLimits(recipe, 'train');
   const curve: CurvePoint[] = [];
   const totals = { kept: 0, dropped: 0 };
   let sampledTokens = 0;

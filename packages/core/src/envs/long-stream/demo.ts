@@ -34,6 +34,8 @@ export const LONG_STREAM_COMPACTION: CompactionOptions = {
   summaryTokens: 4,
   summariser: 'policy',
   trainSummaries: true,
+  // Training streams take 3–6 windows at every threshold (long-stream.test.ts); a slower policy is cut there.
+  maxSegments: 6,
 };
 
 const NEXT_CALL = `${TOOL_CALL_OPEN}next${TOOL_CALL_CLOSE}`;

@@ -15,6 +15,7 @@ import type { Recipe } from '../../recipe/schema.ts';
 import { CharTokenizer } from '../../tokenizer/char-tokenizer.ts';
 import { GpuSampler } from '../gpu-sampler.ts';
 import type { RlContext } from '../rl-context.ts';
+import { rolloutLimits } from '../rollout-limits.ts';
 import { Scorer } from '../scoring.ts';
 import { UpdateSteps } from '../update-steps.ts';
 
@@ -52,7 +53,7 @@ export async function testRlContext(recipe: Recipe, algorithm: Algorithm, option
     sampler: new GpuSampler(new Generator(policy), tokenizer, { temperature: recipe.rl.temperature, topK: 0 }, 1),
     scorer: new Scorer(gpu),
     updates: new UpdateSteps(gpu),
-    limits: { contextLength: recipe.model.contextLength, maxNewTokens: recipe.rl.maxNewTokens, maxTurns: recipe.rl.maxTurns },
+    limits: rolloutLimits(recipe, 'train'),
   };
   return { ctx, policy, reference, config };
 }
