@@ -2,7 +2,9 @@
 // (core's SampleBuilder and sampleRecord, as `horizon train` writes them): a single-turn answer stays
 // one strip; a tool-using trajectory compacted into two segments prints turn by turn, with its tool
 // calls, cut observations, the summary and carried context marked, `segment k/n` headers, the status
-// and reward; --json is one parseable trace per line; a damaged line is one sentence.
+// and reward; --json is one parseable trace per line; a damaged line is one sentence. Then
+// `--checkpoint` on a few-second tiny run: addition answers stay one shaded strip each, and --json
+// carries the scored advantage of every token.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatSampleLine, type Sample, SampleBuilder, sampleRecord, type Trace } from '@horizon/core';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'packages', 'node-runner', 'src', 'main.ts');
@@ -18,8 +20,8 @@ const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const scratch = mkdtempSync(join(tmpdir(), 'horizon-sample-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function horizon(args: string[]) {
-  const run = spawnSync(tsx, [main, 'sample', ...args], { cwd: root, encoding: 'utf8', timeout: 120_000 });
+function horizon(args: string[], command = 'sample') {
+  const run = spawnSync(tsx, [main, command, ...args], { cwd: root, encoding: 'utf8', timeout: 170_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -135,5 +137,41 @@ describe('horizon sample --samples', () => {
     const both = horizon(['--samples', dir, '--checkpoint', dir]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give one of --checkpoint DIR (sample from a checkpoint) or --samples PATH');
+  });
+});
+
+describe('horizon sample --checkpoint', () => {
+  const run = join(scratch, 'tiny');
+  beforeAll(() => {
+    const sets = ['sft.steps=20', 'rl.iterations=1', 'rl.promptsPerIteration=4', 'eval.heldOutSize=4', 'eval.oodSize=4', 'checkpoint.interval=1'];
+    const trained = horizon(['--quiet', '--recipe', 'tiny', ...sets.flatMap((set) => ['--set', set]), '--out', run], 'train');
+    expect(trained.code, trained.stderr).toBe(0);
+  }, 180_000);
+
+  it('prints each addition rollout as one strip with an advantage per action token', () => {
+    const r = horizon(['--checkpoint', run, '--n', '3', '--plain']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe(`3 rollouts from ${join(run, 'checkpoints', 'step-1')} (after iteration 1), sampled at temperature 1`);
+    expect(lines.slice(2)).toHaveLength(3);
+    for (const line of lines.slice(2)) expect(line).toMatch(/^[✓✗] reward \d\.\d\d {2}\d+\+\d+=( \[[^\]]+ [-+]\d\.\d\d\])+$/);
+  });
+
+  it('--json gives each trace its spans and the scored advantage of every token, 0 off the action', () => {
+    const r = horizon(['--checkpoint', run, '--n', '2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const traces = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Trace & { segments: { advantage: number[] }[] });
+    expect(traces).toHaveLength(2);
+    for (const trace of traces) {
+      const [segment] = trace.segments;
+      expect(segment.spans.map((s) => s.kind)).toEqual(['prompt', 'action']);
+      const [prompt, action] = segment.spans;
+      expect(segment.advantage).toHaveLength(segment.pieces.length);
+      expect(segment.advantage.slice(0, prompt.end).every((a) => a === 0)).toBe(true);
+      expect(segment.advantage.slice(action.start).some((a) => a !== 0)).toBe(true);
+    }
   });
 });
