@@ -78,7 +78,7 @@ describe('horizon sample --samples', () => {
     const r = horizon(['--samples', dir, '--plain']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe(`2 logged rollouts from ${join(dir, 'samples.jsonl')} (rl step 4)`);
+    expect(lines[0]).toBe(`2 rollouts logged in ${join(dir, 'samples.jsonl')} (rl step 4)`);
     expect(lines).toContain('✓ reward 1.00  12+3= [1 +0.50] [5 +0.50] [<eos> +0.50]');
     const at = lines.indexOf('✓ rollout 1 · seed 9 · 4 turns · 2 segments · completed · reward 1.00');
     expect(at, r.stdout).toBeGreaterThan(0);
@@ -134,6 +134,9 @@ describe('horizon sample --samples', () => {
     expect(missing.stderr.trim()).toBe(
       `horizon sample: ${join(scratch, 'nope')} does not exist; give a run directory from \`horizon train\` or its samples.jsonl.`,
     );
+    const noEval = horizon(['--samples', dir, '--phase', 'eval']);
+    expect(noEval.code).toBe(2);
+    expect(noEval.stderr.trim()).toBe(`horizon sample: ${join(dir, 'samples.jsonl')} holds no eval rollouts (it has rl).`);
     const both = horizon(['--samples', dir, '--checkpoint', dir]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give one of --checkpoint DIR (sample from a checkpoint) or --samples PATH');
@@ -155,6 +158,18 @@ describe('horizon sample --checkpoint', () => {
     expect(lines[0]).toBe(`3 rollouts from ${join(run, 'checkpoints', 'step-1')} (after iteration 1), sampled at temperature 1`);
     expect(lines.slice(2)).toHaveLength(3);
     for (const line of lines.slice(2)) expect(line).toMatch(/^[✓✗] reward \d\.\d\d {2}\d+\+\d+=( \[[^\]]+ [-+]\d\.\d\d\])+$/);
+  });
+
+  it('--samples on the same run shows its newest training rollouts by default, its evaluation ones with --phase eval', () => {
+    const rl = horizon(['--samples', run, '--n', '1', '--plain']);
+    expect(rl.code, rl.stderr).toBe(0);
+    expect(rl.stdout.split('\n')[0]).toBe(`1 rollout logged in ${join(run, 'samples.jsonl')} (rl step 1)`);
+    const evaluation = horizon(['--samples', run, '--n', '1', '--phase', 'eval', '--plain']);
+    expect(evaluation.code, evaluation.stderr).toBe(0);
+    expect(evaluation.stdout.split('\n').slice(0, 2)).toEqual([
+      `1 rollout logged in ${join(run, 'samples.jsonl')} (eval step 1)`,
+      'no advantage was logged for these rollouts; tokens are not shaded',
+    ]);
   });
 
   it('--json gives each trace its spans and the scored advantage of every token, 0 off the action', () => {

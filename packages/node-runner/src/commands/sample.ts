@@ -44,6 +44,8 @@ interface PrintSettings {
   out: (line: string) => void;
 }
 
+const rollouts = (n: number) => `${n} rollout${n === 1 ? '' : 's'}`;
+
 function printRollouts(shown: readonly Shown[], settings: PrintSettings, title: string): void {
   const { channel, color, json, out } = settings;
   if (json) {
@@ -79,10 +81,17 @@ function printRollouts(shown: readonly Shown[], settings: PrintSettings, title: 
   }
 }
 
-/** The newest `n` rollouts a run logged, each with its logged channel (when the run logged it). */
-async function fromLog(path: string, n: number, settings: PrintSettings): Promise<number> {
-  const { file, records } = await readSamplesLog(path);
-  if (records.length === 0) throw new InputError('run', `${echo(file)} holds no rollouts yet.`);
+/**
+ * The newest `n` rollouts a run logged in `phase`, each with its logged channel (when the run logged
+ * it). By default the training rollouts, as the web UI's table opens: they carry the channels.
+ */
+async function fromLog(path: string, n: number, phase: string | undefined, settings: PrintSettings): Promise<number> {
+  const { file, records: all } = await readSamplesLog(path);
+  if (all.length === 0) throw new InputError('run', `${echo(file)} holds no rollouts yet.`);
+  const chosen = phase ?? (all.some((r) => r.phase === 'rl') ? 'rl' : all[all.length - 1].phase);
+  const records = all.filter((r) => r.phase === chosen);
+  if (records.length === 0)
+    throw new InputError('run', `${echo(file)} holds no ${chosen} rollouts (it has ${[...new Set(all.map((r) => r.phase))].join(', ')}).`);
   const groups = groupSegments(records, (r) => `${r.phase}:${r.step}:${r.rolloutId}`).slice(-n);
   const shown = groups.map((group: SampleRecord[]): Shown => {
     const values = group.map((r) => r.channels?.[settings.channel]);
@@ -92,7 +101,7 @@ async function fromLog(path: string, n: number, settings: PrintSettings): Promis
     return { trace, valueAt: (input, p) => numbers[input][p] };
   });
   const where = [...new Set(groups.map((g) => `${g[0].phase} step ${g[0].step}`))].join(', ');
-  printRollouts(shown, settings, `${shown.length} logged rollouts from ${file} (${where})`);
+  printRollouts(shown, settings, `${rollouts(shown.length)} logged in ${file} (${where})`);
   return EXIT.ok;
 }
 
@@ -134,7 +143,7 @@ async function fromCheckpoint(dir: string, n: number, settings: PrintSettings): 
     printRollouts(
       shown,
       settings,
-      `${shown.length} rollouts from ${where} (after iteration ${checkpoint.step}), sampled at temperature ${recipe.rl.temperature}`,
+      `${rollouts(shown.length)} from ${where} (after iteration ${checkpoint.step}), sampled at temperature ${recipe.rl.temperature}`,
     );
     return EXIT.ok;
   } finally {
@@ -149,6 +158,7 @@ export const sample: Command = {
     checkpoint: { type: 'string', description: 'a run directory (its newest checkpoint) or a checkpoints/step-N directory', valueName: 'dir' },
     samples: { type: 'string', description: 'print the rollouts a run logged instead (a run directory or its samples.jsonl; no GPU)', valueName: 'path' },
     n: { type: 'string', description: 'rollouts to show (default 6; with --samples, the newest ones)', valueName: 'count' },
+    phase: { type: 'string', description: 'with --samples: rl or eval rollouts (default rl, when the run logged any)', valueName: 'name' },
     channel: { type: 'string', description: `what shades the tokens: ${CHANNELS.join(', ')} (default advantage)`, valueName: 'name' },
     plain: { type: 'boolean', description: 'no colours: print each action token with its number' },
     json: { type: 'boolean', description: 'print one trace per line as JSON (spans, tool calls, segments, status, reward, the channel per token)' },
@@ -161,6 +171,9 @@ export const sample: Command = {
     const channel = (flags.channel ?? 'advantage') as Channel;
     if (!CHANNELS.includes(channel)) throw new UsageError(`--channel must be one of ${CHANNELS.join(', ')}, got "${echo(String(flags.channel))}".`);
     const settings: PrintSettings = { channel, color: !flags.plain && !flags.json && Boolean(process.stdout.isTTY), json: Boolean(flags.json), out };
-    return flags.samples !== undefined ? fromLog(flags.samples as string, n, settings) : fromCheckpoint(flags.checkpoint as string, n, settings);
+    const phase = flags.phase as string | undefined;
+    if (phase !== undefined && (flags.samples === undefined || !['rl', 'eval'].includes(phase)))
+      throw new UsageError(`--phase takes rl or eval, with --samples; got "${echo(String(phase))}"${flags.samples === undefined ? ' without --samples' : ''}.`);
+    return flags.samples !== undefined ? fromLog(flags.samples as string, n, phase, settings) : fromCheckpoint(flags.checkpoint as string, n, settings);
   },
 };
