@@ -65,7 +65,8 @@ function printRollouts(shown: readonly Shown[], settings: PrintSettings, title: 
   out(shown.some((r) => r.valueAt) ? legend(channel, scale || 1, color) : `no ${channel} was logged for these rollouts; tokens are not shaded`);
   const width = process.stdout.columns || 100;
   for (const { trace, valueAt } of shown) {
-    if (isSingleTurn(trace)) {
+    // A failed rollout is printed in full, so its failure is said.
+    if (isSingleTurn(trace) && !trace.failure) {
       const [segment] = trace.segments;
       const tokens: StripToken[] = segment.pieces.map((text, p) => ({
         text,

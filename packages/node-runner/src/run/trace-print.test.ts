@@ -47,6 +47,19 @@ describe('trace printing', () => {
     ]);
   });
 
+  it('a failed rollout says where it failed and why', () => {
+    const b = new SampleBuilder({ seed: 1, rolloutId: 3, groupId: 0 }, 'go', chars('go'));
+    b.addAction(chars('x'), [-1], 'x', 'stop');
+    const failed = traceOf([segmentOfSample(b.finish({ status: 'truncated', failure: { source: 'environment', message: 'step failed: boom' } }), decode)]);
+    expect(traceLines(failed, { width: 80, color: false })).toEqual([
+      '✗ rollout 3 · seed 1 · 1 turn · failed · reward 0.00',
+      '  prompt          go',
+      '  turn 1          x',
+      '  failure         environment: step failed: boom',
+      '  → failed · reward 0.00',
+    ]);
+  });
+
   it('in colour the tool name is highlighted and the observation dimmed', () => {
     const lines = traceLines(trace(), { width: 80, color: true });
     expect(lines[3]).toBe('    tool call     \x1b[1;36msh\x1b[0m\x1b[1m ls\x1b[0m');

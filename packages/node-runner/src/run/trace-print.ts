@@ -133,7 +133,10 @@ export function traceLines(trace: Trace, options: TracePrintOptions): string[] {
     }
     for (const span of segment.spans) lines.push(...spanLines(segment, span, options));
   }
-  if (trace.failure) lines.push(`  ${options.color ? PROBLEM : ''}${trace.failure.source} failed: ${trace.failure.message}${options.color ? RESET : ''}`);
+  if (trace.failure) {
+    const why = `${trace.failure.source}: ${trace.failure.message}`;
+    lines.push(`  ${label('failure', options.color, PROBLEM)}${options.color ? `${PROBLEM}${why}${RESET}` : why}`);
+  }
   lines.push(`  → ${statusLabel(trace)} · reward ${trace.reward.toFixed(2)}`);
   return lines;
 }
