@@ -190,6 +190,21 @@ describe('trace view', () => {
     );
   });
 
+  it('two actions with no token between them read as one span, its call taken from the joined text', () => {
+    const b = new SampleBuilder(ids, 'q', encode('q'));
+    act(b, '<tool_call>sh ', 'length');
+    b.addObservation([], '');
+    act(b, 'ls</tool_call>', 'stop');
+    const [segment] = traceOf([view(b.finish({ status: 'truncated' }))]).segments;
+    expect(brief(segment.spans)).toEqual([
+      ['prompt', 'q', null, true],
+      ['action', '<tool_call>sh ls</tool_call>', 1, false],
+    ]);
+    // The Sample's two turns cannot be told apart in the tokens, so neither turn's ending is claimed.
+    expect(segment.spans[1].ending).toBeUndefined();
+    expect(segment.spans[1].toolCall).toEqual({ name: 'sh', args: 'ls' });
+  });
+
   it('refuses segments of two rollouts, or two segments with one index', () => {
     const other = view({ ...secondSegment(), rolloutId: 5 });
     expect(() => traceOf([view(firstSegment()), other])).toThrow('segments of rollouts 4 and 5 cannot form one trace');
