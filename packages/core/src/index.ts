@@ -174,6 +174,20 @@ export {
   type ToolEnvironmentOptions,
   type ToolTask,
 } from './envs/tool-env.ts';
+export {
+  groupSegments,
+  isSingleTurn,
+  segmentOfRecord,
+  segmentOfSample,
+  statusLabel,
+  type Trace,
+  type TraceSegment,
+  type TraceSegmentInput,
+  type TraceSpan,
+  type TraceToolCall,
+  toolCallOf,
+  traceOf,
+} from './envs/trace-view.ts';
 export { AnswerVerifier, type Trajectory, type Verification, type Verifier } from './envs/verifier.ts';
 export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';
 export {

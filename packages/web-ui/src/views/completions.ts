@@ -1,7 +1,10 @@
 // Completions table (docs/ui.md §1, TRL #2772): one row per logged rollout with its token strip, reward
-// and ending; a channel picker colours every strip on one shared scale, so strips compare.
+// and ending; a channel picker colours every strip on one shared scale, so strips compare. A
+// multi-turn rollout is drawn from core's trace view: one labelled span per line (turns, tool calls,
+// greyed environment text, summaries, carried context), the segments of a compacted trajectory
+// (records of one rollout at one step) in one row under `segment k/n` headers.
 
-import type { MetricsRecord } from '@horizon/core';
+import { groupSegments, isSingleTurn, type MetricsRecord, segmentOfRecord, statusLabel, type Trace, traceOf } from '@horizon/core';
 import { h } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { ReplaySample, RolloutGaeAnswer, RolloutGaeRequest } from '../engine/api.ts';
@@ -11,6 +14,11 @@ import { TokenAdvantage } from './token-advantage.ts';
 import { channelExtent, TokenCard, type TokenInfo, TokenStrip } from './token-strip.ts';
 
 const PAGE = 40;
+
+/** The shown records as rollouts: the segments of one rollout at one step together, with their trace. */
+export function rolloutsOf(samples: readonly ReplaySample[]): { segments: ReplaySample[]; trace: Trace }[] {
+  return groupSegments(samples, (s) => `${s.phase}:${s.step}:${s.rolloutId}`).map((segments) => ({ segments, trace: traceOf(segments.map(segmentOfRecord)) }));
+}
 
 function Legend({ channel, extent }: { channel: ChannelName; extent: number }) {
   const c = CHANNELS[channel];
@@ -68,8 +76,9 @@ export function Completions({ samples, initialFilter = null, recipe, records, co
     [samples, active],
   );
   const extent = useMemo(() => channelExtent(shown, channel), [shown, channel]);
-  const rows = shown.slice(page * PAGE, (page + 1) * PAGE);
-  const pages = Math.max(1, Math.ceil(shown.length / PAGE));
+  const rollouts = useMemo(() => rolloutsOf(shown), [shown]);
+  const rows = rollouts.slice(page * PAGE, (page + 1) * PAGE);
+  const pages = Math.max(1, Math.ceil(rollouts.length / PAGE));
 
   if (samples.length === 0) return h('p', { class: 'empty' }, 'This run has no samples.jsonl, so there are no completions to show.');
   return h(
@@ -146,8 +155,18 @@ export function Completions({ samples, initialFilter = null, recipe, records, co
       h(
         'tbody',
         null,
-        rows.map((s) =>
-          h(
+        rows.map(({ segments, trace }) => {
+          const s = segments[0];
+          const strip = (sample: ReplaySample, spans?: Trace['segments'][number]['spans']) =>
+            h(TokenStrip, {
+              sample,
+              channel,
+              extent,
+              onHover: setHover,
+              ...(spans ? { spans } : {}),
+              ...(compute ? { onPick: (index: number) => setExplained({ sample, index }) } : {}),
+            });
+          return h(
             'tr',
             { key: `${s.step}-${s.rolloutId}-${s.phase}` },
             h('td', null, `${s.phase === 'rl' ? '' : `${s.phase} `}${s.step}`),
@@ -155,18 +174,31 @@ export function Completions({ samples, initialFilter = null, recipe, records, co
             h(
               'td',
               null,
-              h(TokenStrip, {
-                sample: s,
-                channel,
-                extent,
-                onHover: setHover,
-                ...(compute ? { onPick: (index: number) => setExplained({ sample: s, index }) } : {}),
-              }),
+              isSingleTurn(trace)
+                ? strip(s)
+                : h(
+                    'div',
+                    { class: 'trace', 'aria-label': `rollout ${s.rolloutId}: ${trace.turns} turns` },
+                    trace.segments.map((segment) =>
+                      h(
+                        'div',
+                        { key: segment.index, class: 'trace-segment' },
+                        trace.segmentCount > 1
+                          ? h(
+                              'div',
+                              { class: 'segment-head' },
+                              `segment ${segment.index + 1}/${trace.segmentCount} · ${segment.pieces.length} tokens · ${statusLabel(segment)}`,
+                            )
+                          : null,
+                        strip(segments[segment.input], segment.spans),
+                      ),
+                    ),
+                  ),
             ),
-            h('td', { class: 'num' }, fmt(s.reward, 2)),
-            h('td', null, s.done ? 'done' : 'truncated'),
-          ),
-        ),
+            h('td', { class: 'num' }, fmt(trace.reward, 2)),
+            h('td', null, statusLabel(trace)),
+          );
+        }),
       ),
     ),
     pages > 1
