@@ -26,7 +26,7 @@ export interface TraceSegmentInput {
   turns: readonly Turn[];
   reward: number;
   done: boolean;
-  /** Absent where it was not recorded (samples.jsonl keeps only `done`). */
+  /** Absent where it was not recorded (samples.jsonl files written before status was kept have only `done`). */
   status?: RolloutStatus;
   /** Absent where it was not recorded; segments are then taken in the order given. */
   segmentIndex?: number;
@@ -136,7 +136,11 @@ export function segmentOfRecord(record: SampleRecord): TraceSegmentInput {
     turns: record.turns,
     reward: record.reward,
     done: record.done,
-    ...(record.done ? { status: 'completed' as const } : {}),
+    // Files written before status was recorded say only whether the episode was done.
+    ...(record.status ? { status: record.status } : record.done ? { status: 'completed' as const } : {}),
+    ...(record.segmentIndex !== undefined ? { segmentIndex: record.segmentIndex } : {}),
+    ...(record.tokensAfter !== undefined ? { tokensAfter: record.tokensAfter } : {}),
+    ...(record.failure ? { failure: record.failure } : {}),
   };
 }
 

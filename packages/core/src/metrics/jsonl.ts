@@ -12,7 +12,8 @@
 // JSON has no NaN or Infinity; they are written as the strings "NaN", "Infinity", "-Infinity" and
 // read back as numbers, because a NaN loss is exactly what a log must not lose.
 
-import { type Sample, TOKEN_KINDS, type TokenKind, type Turn } from '../envs/sample.ts';
+import type { RolloutStatus } from '../envs/rollout-status.ts';
+import { type RolloutFailure, type Sample, TOKEN_KINDS, type TokenKind, type Turn } from '../envs/sample.ts';
 import { InputError } from '../errors.ts';
 import { isMetricName, type MetricName } from './glossary.ts';
 
@@ -144,6 +145,15 @@ export interface SampleRecord {
   turns: Turn[];
   reward: number;
   done: boolean;
+  /**
+   * How the rollout ended, its segment within a compacted rollout and the trainable tokens after it,
+   * and why it failed if it did (Sample's fields of the same names). Optional: files written
+   * before they were recorded lack them.
+   */
+  status?: RolloutStatus;
+  segmentIndex?: number;
+  tokensAfter?: number;
+  failure?: RolloutFailure;
   tokens: number[];
   /** Decoded text of each token, for the strip. */
   pieces?: string[];
@@ -186,6 +196,10 @@ export function sampleRecord(
     turns: sample.turns,
     reward: sample.reward,
     done: sample.done,
+    status: sample.status,
+    segmentIndex: sample.segmentIndex,
+    tokensAfter: sample.tokensAfter,
+    ...(sample.failure ? { failure: { ...sample.failure } } : {}),
     tokens: sample.tokens,
     roles,
     kinds: Array.from(sample.tokenKinds, (code) => KIND_LETTERS[TOKEN_KINDS[code]]).join(''),

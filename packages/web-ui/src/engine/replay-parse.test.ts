@@ -71,6 +71,11 @@ describe('replay parsing', () => {
       /line 1 has kinds "ppppax", expected one of p\/a\/o\/u\/f\/s\/c per token \(6\)/,
     );
     expect(parseSamplesLog(formatSampleLine({ ...sample, kinds: 'ppppas' })).samples).toHaveLength(1);
+    expect(() => parseSamplesLog(formatSampleLine({ ...sample, status: 'finished' as 'completed' }))).toThrow(
+      /line 1 has status "finished", expected one of completed, truncated, aborted, failed/,
+    );
+    expect(() => parseSamplesLog(formatSampleLine({ ...sample, segmentIndex: 1.5 }))).toThrow(/has segmentIndex 1.5/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...sample, failure: { source: 'gpu', message: 'x' } as never }))).toThrow(/has a failure that is not/);
     expect(() => parseSamplesLog(formatSampleLine({ ...sample, channels: { kl: [1, 2] } }))).toThrow(/channel "kl" with 2 values for 6 tokens/);
     expect(() => parseSamplesLog(formatSampleLine({ ...sample, step: -1 }))).toThrow(/has step -1/);
     expect(parseSamplesLog(`${good}{"phase":`).tornTail).toBe(true);

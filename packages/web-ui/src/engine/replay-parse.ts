@@ -6,7 +6,7 @@
 // refused. Which file is which is read from the content first, then the name, so swapped names
 // still open, with a remark.
 
-import { InputError, type MetricsLog, PHASES, parseMetricsLog, type SampleRecord } from '@horizon/core';
+import { InputError, type MetricsLog, PHASES, parseMetricsLog, ROLLOUT_STATUSES, type SampleRecord } from '@horizon/core';
 import type { ReplaySample } from './api.ts';
 
 export interface SamplesLog {
@@ -43,6 +43,15 @@ function sampleProblem(json: Record<string, unknown>): string | undefined {
     return `has roles ${JSON.stringify(json.roles)}, expected one of p/a/o per token (${n})`;
   if (json.kinds !== undefined && (typeof json.kinds !== 'string' || json.kinds.length !== n || !KINDS.test(json.kinds)))
     return `has kinds ${JSON.stringify(json.kinds)}, expected one of p/a/o/u/f/s/c per token (${n})`;
+  if (json.status !== undefined && !ROLLOUT_STATUSES.includes(json.status as (typeof ROLLOUT_STATUSES)[number]))
+    return `has status ${JSON.stringify(json.status)}, expected one of ${ROLLOUT_STATUSES.join(', ')}`;
+  for (const key of ['segmentIndex', 'tokensAfter'] as const)
+    if (json[key] !== undefined && !isCount(json[key])) return `has ${key} ${JSON.stringify(json[key])}, expected a non-negative integer`;
+  if (json.failure !== undefined) {
+    const f = json.failure as Record<string, unknown> | null;
+    if (typeof f !== 'object' || f === null || typeof f.message !== 'string' || !['environment', 'verifier', 'sampler'].includes(f.source as string))
+      return 'has a failure that is not {source: environment | verifier | sampler, message}';
+  }
   if (json.pieces !== undefined && (!Array.isArray(json.pieces) || json.pieces.length !== n || !json.pieces.every((s) => typeof s === 'string')))
     return `has pieces that are not ${n} strings`;
   if (json.channels !== undefined) {
