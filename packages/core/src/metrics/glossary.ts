@@ -243,6 +243,12 @@ export const METRICS = {
     better: 'lower',
   },
   'perf/readback_bytes': { unit: 'bytes', doc: 'bytes read GPU → host during the iteration, sampling included', better: 'lower' },
+  'perf/live_tensor_bytes': {
+    unit: 'bytes',
+    doc: 'GPU storage the run holds in tensors at the end of the iteration (weights, optimizer state, caches of the batch shapes in use)',
+    healthy:
+      'flat once the first iterations have run; growth iteration after iteration is a leak (buffers of shapes no longer used are released after each iteration)',
+  },
   'perf/eval_s': { unit: 'seconds', doc: 'wall time of an evaluation pass', better: 'lower' },
   'hack/attempts': { unit: 'count', doc: 'tool calls the monitor flagged as reward hacking this iteration', better: 'lower' },
   'hack/intercepted': { unit: 'count', doc: 'flagged tool calls the guard blocked or answered with a fabricated output' },

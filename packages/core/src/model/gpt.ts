@@ -22,6 +22,7 @@ import {
   recordMatmul,
   type Tensor,
 } from '@horizon/kernels';
+import { ShapeCache } from '../util/shape-cache.ts';
 import { type AttentionStep, type LayerTensors, recordBlockForward } from './block.ts';
 import { type GptConfig, headDim, LAYER_NORM_EPS } from './config.ts';
 import { initParameters } from './init.ts';
@@ -87,7 +88,9 @@ export class Gpt {
   /** Every parameter as a view into `params`. */
   readonly weights: ModelTensors;
   private readonly g: ModelTensors;
-  private readonly activationCache = new Map<string, GptActivations>();
+  private readonly activationCache = new ShapeCache<GptActivations>((acts) => {
+    for (const t of activationTensors(acts)) this.gpu.destroy(t);
+  });
 
   private constructor(
     readonly gpu: Gpu,
@@ -130,13 +133,7 @@ export class Gpt {
     if (!Number.isInteger(T) || T < 1 || T > this.config.contextLength) {
       throw new RangeError(`${this.label}: T must be an integer in [1, ${this.config.contextLength}] (the context length), got ${T}`);
     }
-    const key = `${B}x${T}`;
-    let acts = this.activationCache.get(key);
-    if (!acts) {
-      acts = this.allocateActivations(B, T);
-      this.activationCache.set(key, acts);
-    }
-    return acts;
+    return this.activationCache.get(`${B}x${T}`, () => this.allocateActivations(B, T));
   }
 
   /** Records the forward pass over `tokens` ([B, T] u32) into `acts.output`. */
@@ -240,10 +237,12 @@ export class Gpt {
 
   /** Releases the GPU buffers of every activation set (parameters and gradients stay). */
   releaseActivations(): void {
-    for (const acts of this.activationCache.values()) {
-      for (const t of activationTensors(acts)) this.gpu.destroy(t);
-    }
     this.activationCache.clear();
+  }
+
+  /** Releases the activation sets of shapes not used since the last sweep (util/shape-cache.ts); call between iterations. */
+  sweepActivations(): void {
+    this.activationCache.sweep();
   }
 
   private views(flat: Tensor): ModelTensors {

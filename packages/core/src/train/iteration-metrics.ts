@@ -114,6 +114,7 @@ function trafficSince(now: GpuStats, before: GpuStats): Partial<Record<MetricNam
     'perf/upload_bytes': now.uploadBytes - before.uploadBytes,
     'perf/readbacks': now.readbacks - before.readbacks,
     'perf/readback_bytes': now.readbackBytes - before.readbackBytes,
+    'perf/live_tensor_bytes': now.liveTensorBytes,
   };
 }
 

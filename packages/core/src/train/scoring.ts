@@ -14,6 +14,7 @@
 import { type Gpu, type Recorder, recordClassifierForward, type Tensor } from '@horizon/kernels';
 import type { ScoreName } from '../algorithms/algorithm.ts';
 import type { Gpt } from '../model/gpt.ts';
+import { ShapeCache } from '../util/shape-cache.ts';
 import { BatchTensors } from './batch-tensors.ts';
 import { mismatchedRows } from './mismatched-rows.ts';
 import type { TrainingRows } from './rows.ts';
@@ -47,33 +48,29 @@ interface Scratch {
 }
 
 export class Scorer {
-  private readonly batches = new Map<string, BatchTensors>();
-  private readonly pairs = new Map<string, PairTensors>();
-  private readonly scratches = new Map<string, Scratch>();
-  private readonly teacherLogps = new Map<string, Tensor>();
+  private readonly destroyAll = (t: object) => {
+    for (const tensor of Object.values(t)) this.gpu.destroy(tensor as Tensor);
+  };
+  private readonly batches = new ShapeCache<BatchTensors>((batch) => batch.destroy());
+  private readonly pairs = new ShapeCache<PairTensors>(this.destroyAll);
+  private readonly scratches = new ShapeCache<Scratch>(this.destroyAll);
+  private readonly teacherLogps = new ShapeCache<Tensor>((t) => this.gpu.destroy(t));
 
   constructor(readonly gpu: Gpu) {}
 
   /** Releases the scoring buffers, the batches' included. */
   destroy(): void {
-    for (const batch of this.batches.values()) batch.destroy();
-    for (const t of [...this.pairs.values(), ...this.scratches.values()]) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
-    for (const tensor of this.teacherLogps.values()) this.gpu.destroy(tensor);
-    this.batches.clear();
-    this.pairs.clear();
-    this.scratches.clear();
-    this.teacherLogps.clear();
+    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps]) cache.clear();
+  }
+
+  /** Releases the buffers of shapes not used since the last sweep (util/shape-cache.ts); call between iterations. */
+  sweep(): void {
+    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps]) cache.sweep();
   }
 
   /** The GPU tensors of batches of this shape: after `score`, they hold that batch (batch-tensors.ts). */
   batch(B: number, T: number): BatchTensors {
-    const key = `${B}x${T}`;
-    let batch = this.batches.get(key);
-    if (!batch) {
-      batch = new BatchTensors(this.gpu, B, T);
-      this.batches.set(key, batch);
-    }
-    return batch;
+    return this.batches.get(`${B}x${T}`, () => new BatchTensors(this.gpu, B, T));
   }
 
   /** `rowTeachers[b]`: the teacher that scores row b, needed for the `teacherLogp` score. */
@@ -171,39 +168,28 @@ export class Scorer {
   }
 
   private teacherLogpTensor(B: number, T: number, k: number): Tensor {
-    const key = `teacher${k}.${B}x${T}`;
-    let t = this.teacherLogps.get(key);
-    if (!t) {
-      t = this.gpu.tensor([B, T], 'f32', `score.teacherLogp${k}[${B}x${T}]`);
-      this.teacherLogps.set(key, t);
-    }
-    return t;
+    return this.teacherLogps.get(`teacher${k}.${B}x${T}`, () => this.gpu.tensor([B, T], 'f32', `score.teacherLogp${k}[${B}x${T}]`));
   }
 
   private pairTensors(B: number, T: number): PairTensors {
     const key = `${B}x${T}`;
-    let t = this.pairs.get(key);
-    if (!t) {
+    return this.pairs.get(key, () => {
       const f = (name: string) => this.gpu.tensor([B, T], 'f32', `score.mismatched.${name}[${key}]`);
-      t = {
+      return {
         inputs: this.gpu.tensor([B, T], 'u32', `score.mismatched.inputs[${key}]`),
         targets: this.gpu.tensor([B, T], 'u32', `score.mismatched.targets[${key}]`),
         logp: f('logp'),
         refLogp: f('refLogp'),
       };
-      this.pairs.set(key, t);
-    }
-    return t;
+    });
   }
 
   private scratch(B: number, T: number): Scratch {
     const key = `${B}x${T}`;
-    let t = this.scratches.get(key);
-    if (!t) {
-      t = { entropy: this.gpu.tensor([B, T], 'f32', `score.entropy[${key}]`), lse: this.gpu.tensor([B, T], 'f32', `score.lse[${key}]`) };
-      this.scratches.set(key, t);
-    }
-    return t;
+    return this.scratches.get(key, () => ({
+      entropy: this.gpu.tensor([B, T], 'f32', `score.entropy[${key}]`),
+      lse: this.gpu.tensor([B, T], 'f32', `score.lse[${key}]`),
+    }));
   }
 }
 

@@ -186,6 +186,7 @@ export class Trainer {
     const ctx = this.rlContext();
     while (this.iteration < total && !hooks.shouldStop?.()) {
       const result = await rlIteration(ctx, this.iteration, this.cursor);
+      this.releaseIdleShapes();
       this.iteration++;
       this.cursor += recipe.rl.promptsPerIteration;
       await this.emit(hooks, 'rl', this.iteration, result.metrics);
@@ -279,6 +280,17 @@ export class Trainer {
         return critic;
       }
     }
+  }
+
+  /**
+   * Frees the buffers of batch shapes this iteration did not use (util/shape-cache.ts): shapes
+   * change with drops and compaction, and buffers kept for every shape ever seen would grow a long
+   * run's memory without bound. Safe here: the iteration has read back everything it submitted.
+   */
+  private releaseIdleShapes(): void {
+    this.scorer.sweep();
+    this.updates.sweep();
+    for (const model of [this.policy, ...this.rlModels.values(), ...(this.teachers?.models ?? [])]) model.sweepActivations();
   }
 
   private rlContext(): RlContext {

@@ -42,6 +42,7 @@ import type { LossTerm } from '../algorithms/algorithm.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { AdamW, OptimizerOptions } from '../model/optimizer.ts';
+import { ShapeCache } from '../util/shape-cache.ts';
 import type { BatchTensors } from './batch-tensors.ts';
 
 /** Host arrays of one minibatch (rows gathered from the scored batch). */
@@ -182,9 +183,12 @@ class StepTensors {
 }
 
 export class UpdateSteps {
-  private readonly tensors = new Map<string, StepTensors>();
-  private readonly ktoTensors = new Map<string, KtoStepTensors>();
-  private readonly dlogits = new Map<string, Tensor>();
+  private readonly destroyAll = (t: object) => {
+    for (const tensor of Object.values(t)) this.gpu.destroy(tensor as Tensor);
+  };
+  private readonly tensors = new ShapeCache<StepTensors>(this.destroyAll);
+  private readonly ktoTensors = new ShapeCache<KtoStepTensors>(this.destroyAll);
+  private readonly dlogits = new ShapeCache<Tensor>((t) => this.gpu.destroy(t));
   /** The rows each step tensor holds now, so one minibatch is put in place once for every step on it. */
   private readonly loadedFrom = new WeakMap<Tensor, StepRows>();
 
@@ -192,22 +196,16 @@ export class UpdateSteps {
 
   /** Releases every minibatch buffer. */
   destroy(): void {
-    for (const t of this.tensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
-    for (const t of this.ktoTensors.values()) for (const tensor of Object.values(t)) this.gpu.destroy(tensor);
-    for (const t of this.dlogits.values()) this.gpu.destroy(t);
-    this.tensors.clear();
-    this.ktoTensors.clear();
-    this.dlogits.clear();
+    for (const cache of [this.tensors, this.ktoTensors, this.dlogits]) cache.clear();
+  }
+
+  /** Releases the buffers of minibatch shapes not used since the last sweep (util/shape-cache.ts); call between iterations. */
+  sweep(): void {
+    for (const cache of [this.tensors, this.ktoTensors, this.dlogits]) cache.sweep();
   }
 
   private buffers(B: number, T: number): StepTensors {
-    const key = `${B}x${T}`;
-    let t = this.tensors.get(key);
-    if (!t) {
-      t = new StepTensors(this.gpu, B, T);
-      this.tensors.set(key, t);
-    }
-    return t;
+    return this.tensors.get(`${B}x${T}`, () => new StepTensors(this.gpu, B, T));
   }
 
   /**
@@ -382,12 +380,7 @@ export class UpdateSteps {
   private uploadKto(mb: Minibatch): KtoStepTensors {
     const { B, T } = mb;
     if (!mb.mismatched) throw new RangeError('a KTO term needs the mismatched score of its rows (its algorithm must declare it)');
-    const key = `${B}x${T}`;
-    let k = this.ktoTensors.get(key);
-    if (!k) {
-      k = new KtoStepTensors(this.gpu, B, T);
-      this.ktoTensors.set(key, k);
-    }
+    const k = this.ktoTensors.get(`${B}x${T}`, () => new KtoStepTensors(this.gpu, B, T));
     const desirable = new Uint32Array(B);
     for (let i = 0; i < B * T; i++) if (mb.mask[i] && mb.advantages[i] > 0) desirable[Math.floor(i / T)] = 1;
     this.gpu.write(k.klLogp, mb.mismatched.logp);
@@ -439,12 +432,7 @@ export class UpdateSteps {
 
   private dlogitsFor(N: number, V: number): Tensor {
     const key = `${N}x${V}`;
-    let t = this.dlogits.get(key);
-    if (!t) {
-      t = this.gpu.tensor([N, V], 'f32', `step.dlogits[${key}]`);
-      this.dlogits.set(key, t);
-    }
-    return t;
+    return this.dlogits.get(key, () => this.gpu.tensor([N, V], 'f32', `step.dlogits[${key}]`));
   }
 }
 

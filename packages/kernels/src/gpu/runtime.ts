@@ -19,6 +19,9 @@ export interface GpuStats {
   readbacks: number;
   readbackBytes: number;
   pipelinesCompiled: number;
+  /** Storage buffers made by `tensor`/`upload` and not yet destroyed, and their bytes (views share their base's). */
+  liveTensors: number;
+  liveTensorBytes: number;
 }
 
 /** A binding is a tensor (storage) or a raw buffer (uniform or storage, as the shader declares). */
@@ -29,7 +32,19 @@ const BIND_GROUP_CACHE_LIMIT = 8192;
 const UNIFORM_CACHE_LIMIT = 4096;
 
 export class Gpu {
-  readonly stats: GpuStats = { dispatches: 0, submits: 0, uploads: 0, uploadBytes: 0, readbacks: 0, readbackBytes: 0, pipelinesCompiled: 0 };
+  readonly stats: GpuStats = {
+    dispatches: 0,
+    submits: 0,
+    uploads: 0,
+    uploadBytes: 0,
+    readbacks: 0,
+    readbackBytes: 0,
+    pipelinesCompiled: 0,
+    liveTensors: 0,
+    liveTensorBytes: 0,
+  };
+  /** Each live storage buffer's size, for liveTensors/liveTensorBytes (a buffer destroyed twice counts once). */
+  private readonly liveSizes = new Map<GPUBuffer, number>();
   private readonly pipelines = new Map<string, GPUComputePipeline>();
   private readonly pipelineIds = new WeakMap<GPUComputePipeline, number>();
   private readonly bufferIds = new WeakMap<GPUBuffer, number>();
@@ -68,7 +83,11 @@ export class Gpu {
     }
     // WebGPU rejects zero-sized bindings; an empty tensor still gets 4 bytes of storage.
     const size = Math.max(4, elementCount(shape) * 4);
-    const buffer = this.device.createBuffer({ label, size: alignTo(size, 4), usage: STORAGE_USAGE() });
+    const bytes = alignTo(size, 4);
+    const buffer = this.device.createBuffer({ label, size: bytes, usage: STORAGE_USAGE() });
+    this.liveSizes.set(buffer, bytes);
+    this.stats.liveTensors++;
+    this.stats.liveTensorBytes += bytes;
     return new Tensor(buffer, [...shape], dtype, label);
   }
 
@@ -114,6 +133,12 @@ export class Gpu {
 
   /** Destroys the tensor's buffer (and with it every view into it). */
   destroy(tensor: Tensor): void {
+    const bytes = this.liveSizes.get(tensor.buffer);
+    if (bytes !== undefined) {
+      this.liveSizes.delete(tensor.buffer);
+      this.stats.liveTensors--;
+      this.stats.liveTensorBytes -= bytes;
+    }
     tensor.buffer.destroy();
   }
 
