@@ -75,7 +75,7 @@ describe('a multi-turn trace in the completions table', () => {
     const rows = page.locator('table.samples tbody tr');
     await expect.poll(() => rows.count()).toBe(1); // two records, one rollout
     const row = rows.first();
-    expect(await row.locator('.segment-head').allTextContents()).toEqual(['segment 1/2 · 250 tokens · not completed', 'segment 2/2 · 57 tokens · completed']);
+    expect(await row.locator('.segment-head').allTextContents()).toEqual(['segment 1/2 · 250 tokens · truncated', 'segment 2/2 · 57 tokens · completed']);
     expect(await row.locator('td').last().textContent()).toBe('completed');
     expect(await row.locator('.tool-call').allTextContents()).toEqual(['sh cat f.js', 'write f.js 2']);
     expect(await row.locator('.span-label').allTextContents()).toEqual([

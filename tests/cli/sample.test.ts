@@ -83,7 +83,7 @@ describe('horizon sample --samples', () => {
     const at = lines.indexOf('✓ rollout 1 · seed 9 · 4 turns · 2 segments · completed · reward 1.00');
     expect(at, r.stdout).toBeGreaterThan(0);
     const trace = lines.slice(at + 1, at + 16).map((l) => l.trimEnd());
-    expect(trace[0]).toBe('  ── segment 1/2 · 572 tokens · not completed ──');
+    expect(trace[0]).toBe('  ── segment 1/2 · 572 tokens · truncated ──');
     expect(trace[1]).toBe('  prompt          make f return 2');
     // Every action token with its advantage: 13 tokens, the tags being one each.
     expect(trace[2]).toMatch(/^ {2}turn 1 {10}( \[[^\]]+ \+0\.50\]){13}$/);
