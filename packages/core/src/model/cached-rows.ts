@@ -1,14 +1,14 @@
 // Which sequences the Generator's KV cache still holds between calls, so a multi-turn episode's next
 // turn feeds only its new tokens (the observation and the action) instead of its whole context.
 //
-// After a call, a keyed row's cache holds the keys and values of every position the call fed:
-// position s was fed its context token while s < context length, else the token sampled at s − 1,
-// for s = 0 … the call's last step. A later call whose row has the same key (rollout id, segment)
-// can skip the longest common prefix of those tokens and its new context — capped one short of the
-// context, because feeding the last context token is what gives the first logits. Keys or values of
-// a position depend only on the tokens at and before it and on the weights (each row's math in the
-// decode kernels is independent of the batch: model/generate.test.ts checks reuse bit for bit), so
-// the skipped positions hold exactly what feeding them again would write.
+// After a call, a keyed row's cache holds the keys and values of every position fed so far: position
+// t was fed its context token while t < context length, else the token sampled at t − 1. A later
+// call whose row has the same key (rollout id, segment) starts that row at the longest common prefix
+// of those tokens and its new context — capped one short of the context, because feeding the last
+// context token is what gives the first logits. Keys and values of a position depend only on the
+// tokens at and before it and on the weights (each row's math in the decode kernels is independent
+// of the batch and of the other rows' positions: model/generate.test.ts checks reuse bit for bit
+// against a re-prefill), so the skipped positions hold exactly what feeding them again would write.
 //
 // Where the rows live: decode state is allocated per batch size B. A call of the same B as the last
 // keeps every known row in its slot (the Generator places call rows in slots freely), so nothing
@@ -33,7 +33,7 @@ export interface CachePlan {
 
 interface Remembered {
   slot: number;
-  /** Tokens fed at positions 0 … the last call's last step. */
+  /** Tokens whose keys and values the row's cache holds, from position 0. */
   fed: number[];
 }
 

@@ -2,12 +2,12 @@
 //
 // Shape legend:  B rows · Tmax context length · D width · H heads · hd = D/H · V vocab · F = 4D
 //
-// All rows step through positions s0, s0 + 1, … together; a row still inside its prompt is fed its
-// prompt token (teacher forcing writes its keys and values into the cache), afterwards its own draw.
-// s0 is 0 unless the cache already holds a prefix of every row: a keyed row continuing a sequence
-// of the last call (the next turn of an episode) keeps that call's keys and values (cached-rows.ts),
-// so the call starts at the shortest such prefix; a row cached further re-feeds the positions in
-// between, which rewrites the same keys and values.
+// All rows step together, one position per step, each from the first position its cache lacks: 0,
+// or further on for a keyed row continuing a sequence of the last call (the next turn of an
+// episode keeps that call's keys and values: cached-rows.ts). A row still inside its prompt is fed
+// its prompt token (teacher forcing writes its keys and values into the cache), afterwards its own
+// draw. A call takes as many steps as its longest row still has to feed and sample, so a turn
+// costs its new tokens (observation and action), not its whole context.
 // Every step of a call is recorded into one command buffer and the history is read once at the end,
 // so a call costs one submit and one readback however many tokens it samples. Rows keep sampling
 // after their end-of-sequence token; the host cuts each row at <eos>, a stop string or its budget.
@@ -112,7 +112,6 @@ export class Generator {
     const B = contexts.length;
     if (B === 0) return [];
     if (budgets.length !== B) throw new RangeError(`generate: ${budgets.length} budgets for ${B} contexts`);
-    let lastStep = 0;
     for (let b = 0; b < B; b++) {
       const n = contexts[b].length;
       const budget = budgets[b];
@@ -121,7 +120,6 @@ export class Generator {
       if (n + budget > Tmax) throw new RangeError(`generate: context ${b} (${n} tokens) plus its budget ${budget} exceeds the context length ${Tmax}`);
       for (const id of contexts[b])
         if (!Number.isInteger(id) || id < 0 || id >= V) throw new RangeError(`generate: context ${b} holds token ${id}, outside [0, ${V})`);
-      if (budget > 0) lastStep = Math.max(lastStep, n + budget - 2);
     }
     if (budgets.every((x) => x === 0)) return contexts.map(() => ({ ids: [], logprobs: [] }));
     if (options.keys) {
@@ -135,35 +133,41 @@ export class Generator {
     const plan: CachePlan = this.cached
       ? this.cached.plan(contexts, options.keys)
       : { slots: contexts.map((_, b) => b), cachedLen: contexts.map(() => 0), copies: undefined };
-    const { slots } = plan;
-    const firstStep = Math.min(...plan.cachedLen);
+    const { slots, cachedLen } = plan;
+    // Row b feeds positions cachedLen[b] … and samples up to position n + budget − 2; every row takes
+    // the longest row's number of steps (the others run on, their extra draws unread).
+    const steps = Math.max(...contexts.map((ctx, b) => (budgets[b] > 0 ? ctx.length + budgets[b] - 1 - cachedLen[b] : 0)));
     const prompt = new Uint32Array(B * Tmax);
     const promptLen = new Uint32Array(B);
     const firstInput = new Uint32Array(B);
+    const firstPos = new Uint32Array(B);
     const keys = new Uint32Array(B * 2);
     contexts.forEach((ctx, b) => {
       const slot = slots[b];
       prompt.set(ctx, slot * Tmax);
       promptLen[slot] = ctx.length;
-      firstInput[slot] = ctx[firstStep];
+      firstInput[slot] = ctx[cachedLen[b]];
+      firstPos[slot] = cachedLen[b];
       if (options.keys) keys.set(options.keys[b], slot * 2);
     });
     this.gpu.write(state.prompt, prompt);
     this.gpu.write(state.promptLen, promptLen);
     this.gpu.write(state.input, firstInput);
-    this.gpu.write(state.pos, new Uint32Array(B).fill(firstStep));
+    this.gpu.write(state.pos, firstPos);
     if (options.keys) this.gpu.write(state.keys, keys);
     const rec = this.gpu.begin('generate');
     if (plan.copies) this.recordCacheMoves(rec, this.state(plan.copies.fromB), state, plan.copies.moves);
-    for (let s = firstStep; s <= lastStep; s++) this.recordStep(rec, state, s, options);
+    for (let s = 0; s < steps; s++) this.recordStep(rec, state, options);
     this.gpu.submit(rec);
     const [history, historyLogp] = await this.gpu.readMany([state.history, state.historyLogp]);
 
-    // Position s was fed the context token while s < its length, else the draw of step s − 1.
+    // Row b's cache now holds positions 0 … cachedLen + steps − 1 (within the context); position t
+    // was fed the context token while t < its length, else the draw at t − 1.
     const fed = (b: number) => {
       const ctx = contexts[b];
       const row = slots[b] * Tmax;
-      return Array.from({ length: lastStep + 1 }, (_, s) => (s < ctx.length ? ctx[s] : history[row + s - 1]));
+      const length = Math.min(cachedLen[b] + steps, Tmax);
+      return Array.from({ length }, (_, t) => (t < ctx.length ? ctx[t] : history[row + t - 1]));
     };
     this.cached?.remember(B, options.keys, slots, fed);
     return contexts.map((ctx, b) => {
@@ -204,7 +208,7 @@ export class Generator {
   }
 
   /** Records one position for every row: forward the input token, sample, advance. */
-  private recordStep(rec: Recorder, st: DecodeState, s: number, options: SamplingOptions): void {
+  private recordStep(rec: Recorder, st: DecodeState, options: SamplingOptions): void {
     const { gpu, model } = this;
     const { config, weights: w } = model;
     const { B } = st;
@@ -239,7 +243,6 @@ export class Generator {
         pos: st.pos,
       },
       { B, Tmax },
-      s,
     );
   }
 
