@@ -1,7 +1,7 @@
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
 import type { GptConfig } from './config.ts';
-import { Generator } from './generate.ts';
+import { type GeneratedRow, Generator, type SamplingOptions } from './generate.ts';
 import { Gpt } from './gpt.ts';
 import { initParameters } from './init.ts';
 import { parameterLayout } from './parameters.ts';
@@ -71,5 +71,128 @@ describe('KV-cache generation on the GPU', () => {
     await expect(generator.generate([[1, 2, 3]], [10], opts)).rejects.toThrow(/exceeds the context length 12/);
     await expect(generator.generate([[1, 11]], [1], opts)).rejects.toThrow(/token 11, outside \[0, 11\)/);
     await expect(generator.generate([[]], [1], opts)).rejects.toThrow(/empty/);
+  });
+});
+
+// Reusing the KV cache across calls (cached-rows.ts) must not change a token or a log-prob: every
+// call runs on two Generators of one model, one reusing the cache and one re-feeding every context
+// from position 0, and their rows must be identical (bit for bit: the decode kernels compute each
+// row independently of the batch and of what the other rows do).
+describe('KV cache kept across calls', () => {
+  const turnConfig: GptConfig = { vocabSize: 16, contextLength: 64, layers: 2, heads: 2, width: 32, head: 'lm' };
+  const OBSERVATION = [13, 14, 15];
+
+  async function pair() {
+    const gpu = await testGpu();
+    const w = initParameters(parameterLayout(turnConfig), turnConfig.layers, 9).map((x) => x * 8);
+    const model = Gpt.fromWeights(gpu, turnConfig, w, 'reuse');
+    const reuse = new Generator(model);
+    const fresh = new Generator(model, { reuseKv: false });
+    /** Runs one call on both, checks they agree, and returns the rows and how many dispatches each took. */
+    const call = async (contexts: number[][], budgets: number[], keys: (readonly [number, number])[], seed = 5) => {
+      const options: SamplingOptions = { temperature: 1, topK: 0, seed, stream: 2, keys };
+      const before = gpu.stats.dispatches;
+      const a = await reuse.generate(contexts, budgets, options);
+      const mid = gpu.stats.dispatches;
+      const b = await fresh.generate(contexts, budgets, options);
+      expect(a).toEqual(b);
+      return { rows: a, reuseDispatches: mid - before, freshDispatches: gpu.stats.dispatches - mid };
+    };
+    const dispose = () => {
+      reuse.destroy();
+      fresh.destroy();
+      model.destroy();
+    };
+    return { call, reuse, dispose };
+  }
+
+  /** The next turn's context: this one, the first `keep` sampled tokens (the cut action), an observation. */
+  const nextTurn = (ctx: number[], row: GeneratedRow, keep: number) => [...ctx, ...row.ids.slice(0, keep), ...OBSERVATION];
+
+  it('multi-turn: each turn feeds only its new tokens and samples exactly what a full re-prefill samples', async () => {
+    const { call, dispose } = await pair();
+    try {
+      let contexts = [
+        [1, 2, 3, 4],
+        [5, 6],
+        [7, 8, 9, 10, 11, 12],
+      ];
+      const keys = contexts.map((_, i) => [i, 0] as const);
+      const budget = 6;
+      /** Per row, the length of the prefix the previous call fed: its context and the action kept from it. */
+      let fedBefore = contexts.map(() => 0);
+      for (let turn = 0; turn < 4; turn++) {
+        const { rows, reuseDispatches, freshDispatches } = await call(contexts, [budget, budget, budget], keys);
+        // A call takes as many steps (a fixed number of dispatches each) as its longest row has
+        // positions to feed and sample: the whole context and budget when re-prefilling, at most
+        // what follows the prefix fed before when reusing.
+        const steps = Math.max(...contexts.map((c) => c.length + budget - 1));
+        const perStep = freshDispatches / steps;
+        expect(Number.isInteger(perStep)).toBe(true);
+        expect(reuseDispatches).toBeLessThanOrEqual(perStep * Math.max(...contexts.map((c, b) => c.length + budget - 1 - fedBefore[b])));
+        if (turn > 0) expect(reuseDispatches).toBeLessThan(freshDispatches);
+        const keep = contexts.map((_, b) => 2 + ((turn + b) % 4));
+        fedBefore = contexts.map((ctx, b) => ctx.length + keep[b]);
+        contexts = contexts.map((ctx, b) => nextTurn(ctx, rows[b], keep[b]));
+      }
+    } finally {
+      dispose();
+    }
+  });
+
+  it('rows that join, leave and change places between calls of different sizes still sample as a re-prefill', async () => {
+    const { call, dispose } = await pair();
+    try {
+      const prompts = [[1, 2], [3, 4, 5], [6], [7, 8, 9, 10], [11, 12, 1]];
+      const contexts = new Map(prompts.map((p, i) => [i, p]));
+      // Which rollouts share each call, in call order: sizes 3, 2, 4, 4 (permuted), 1.
+      const schedule = [[0, 1, 2], [2, 0], [3, 0, 2, 4], [4, 2, 3, 0], [3]];
+      for (const ids of schedule) {
+        const { rows } = await call(
+          ids.map((i) => contexts.get(i) as number[]),
+          ids.map(() => 5),
+          ids.map((i) => [i, 0] as const),
+        );
+        for (const [k, i] of ids.entries()) contexts.set(i, nextTurn(contexts.get(i) as number[], rows[k], 3));
+      }
+    } finally {
+      dispose();
+    }
+  });
+
+  it('a context that does not extend what was fed (an edited prefix, a new segment) is fed again from position 0', async () => {
+    const { call, dispose } = await pair();
+    try {
+      const keys = [
+        [0, 0],
+        [1, 0],
+      ] as const;
+      const { rows } = await call(
+        [
+          [1, 2, 3, 4, 5],
+          [6, 7, 8],
+        ],
+        [4, 4],
+        [...keys],
+      );
+      const next = [nextTurn([1, 2, 3, 4, 5], rows[0], 2), nextTurn([6, 7, 8], rows[1], 2)];
+      // Row 0's first token edited: nothing of its cache may be used; row 1 reuses its own.
+      const edited = [[9, ...next[0].slice(1)], next[1]];
+      const first = await call(edited, [4, 4], [...keys]);
+      expect(first.reuseDispatches).toBe(first.freshDispatches);
+      // The same contexts under a new segment of each rollout: no reuse either.
+      const next2 = edited.map((ctx, b) => nextTurn(ctx, first.rows[b], 1));
+      const second = await call(
+        next2,
+        [4, 4],
+        [
+          [0, 1],
+          [1, 1],
+        ],
+      );
+      expect(second.reuseDispatches).toBe(second.freshDispatches);
+    } finally {
+      dispose();
+    }
   });
 });

@@ -2,8 +2,12 @@
 //
 // Shape legend:  B rows · Tmax context length · D width · H heads · hd = D/H · V vocab · F = 4D
 //
-// All rows step through positions 0, 1, 2, … together; a row still inside its prompt is fed its
-// prompt token (teacher forcing writes its keys and values into the cache), afterwards its own draw.
+// All rows step together, one position per step, each from the first position its cache lacks: 0,
+// or further on for a keyed row continuing a sequence of the last call (the next turn of an
+// episode keeps that call's keys and values: cached-rows.ts). A row still inside its prompt is fed
+// its prompt token (teacher forcing writes its keys and values into the cache), afterwards its own
+// draw. A call takes as many steps as its longest row still has to feed and sample, so a turn
+// costs its new tokens (observation and action), not its whole context.
 // Every step of a call is recorded into one command buffer and the history is read once at the end,
 // so a call costs one submit and one readback however many tokens it samples. Rows keep sampling
 // after their end-of-sequence token; the host cuts each row at <eos>, a stop string or its budget.
@@ -26,6 +30,7 @@ import {
   type Tensor,
 } from '@horizon/kernels';
 import { type AttentionStep, recordBlockForward } from './block.ts';
+import { CachedRows, type CachePlan } from './cached-rows.ts';
 import { LAYER_NORM_EPS } from './config.ts';
 import type { Gpt } from './gpt.ts';
 
@@ -75,10 +80,20 @@ interface DecodeState {
   keys: Tensor; // [B, 2] u32
 }
 
+export interface GeneratorOptions {
+  /** Keep keyed rows' KV cache from one call to the next (default on); off re-feeds every context from position 0. */
+  reuseKv?: boolean;
+}
+
 export class Generator {
   private readonly states = new Map<number, DecodeState>();
+  private readonly cached: CachedRows | undefined;
 
-  constructor(readonly model: Gpt) {
+  constructor(
+    readonly model: Gpt,
+    options: GeneratorOptions = {},
+  ) {
+    this.cached = options.reuseKv === false ? undefined : new CachedRows();
     if (model.config.head !== 'lm') throw new RangeError(`${model.label}: only a language-model head can generate`);
   }
 
@@ -88,14 +103,15 @@ export class Generator {
 
   /**
    * Continues each context by up to `budgets[i]` tokens. Contexts are token ids (at least one each);
-   * context + budget must fit the model's context length.
+   * context + budget must fit the model's context length. A keyed row whose key was in the last call
+   * reuses that call's cache for the prefix its context shares with what was fed then; call
+   * `forgetCache` whenever the model's weights change.
    */
   async generate(contexts: readonly (readonly number[])[], budgets: readonly number[], options: SamplingOptions): Promise<GeneratedRow[]> {
     const { contextLength: Tmax, vocabSize: V } = this.model.config;
     const B = contexts.length;
     if (B === 0) return [];
     if (budgets.length !== B) throw new RangeError(`generate: ${budgets.length} budgets for ${B} contexts`);
-    let lastStep = 0;
     for (let b = 0; b < B; b++) {
       const n = contexts[b].length;
       const budget = budgets[b];
@@ -104,7 +120,6 @@ export class Generator {
       if (n + budget > Tmax) throw new RangeError(`generate: context ${b} (${n} tokens) plus its budget ${budget} exceeds the context length ${Tmax}`);
       for (const id of contexts[b])
         if (!Number.isInteger(id) || id < 0 || id >= V) throw new RangeError(`generate: context ${b} holds token ${id}, outside [0, ${V})`);
-      if (budget > 0) lastStep = Math.max(lastStep, n + budget - 2);
     }
     if (budgets.every((x) => x === 0)) return contexts.map(() => ({ ids: [], logprobs: [] }));
     if (options.keys) {
@@ -115,30 +130,57 @@ export class Generator {
     }
 
     const state = this.state(B);
+    const plan: CachePlan = this.cached
+      ? this.cached.plan(contexts, options.keys)
+      : { slots: contexts.map((_, b) => b), cachedLen: contexts.map(() => 0), copies: undefined };
+    const { slots, cachedLen } = plan;
+    // Row b feeds positions cachedLen[b] … and samples up to position n + budget − 2; every row takes
+    // the longest row's number of steps (the others run on, their extra draws unread).
+    const steps = Math.max(...contexts.map((ctx, b) => (budgets[b] > 0 ? ctx.length + budgets[b] - 1 - cachedLen[b] : 0)));
     const prompt = new Uint32Array(B * Tmax);
     const promptLen = new Uint32Array(B);
     const firstInput = new Uint32Array(B);
+    const firstPos = new Uint32Array(B);
+    const keys = new Uint32Array(B * 2);
     contexts.forEach((ctx, b) => {
-      prompt.set(ctx, b * Tmax);
-      promptLen[b] = ctx.length;
-      firstInput[b] = ctx[0];
+      const slot = slots[b];
+      prompt.set(ctx, slot * Tmax);
+      promptLen[slot] = ctx.length;
+      firstInput[slot] = ctx[cachedLen[b]];
+      firstPos[slot] = cachedLen[b];
+      if (options.keys) keys.set(options.keys[b], slot * 2);
     });
     this.gpu.write(state.prompt, prompt);
     this.gpu.write(state.promptLen, promptLen);
     this.gpu.write(state.input, firstInput);
-    this.gpu.write(state.pos, new Uint32Array(B));
-    if (options.keys) this.gpu.write(state.keys, Uint32Array.from(options.keys.flat()));
+    this.gpu.write(state.pos, firstPos);
+    if (options.keys) this.gpu.write(state.keys, keys);
     const rec = this.gpu.begin('generate');
-    for (let s = 0; s <= lastStep; s++) this.recordStep(rec, state, s, options);
+    if (plan.copies) this.recordCacheMoves(rec, this.state(plan.copies.fromB), state, plan.copies.moves);
+    for (let s = 0; s < steps; s++) this.recordStep(rec, state, options);
     this.gpu.submit(rec);
     const [history, historyLogp] = await this.gpu.readMany([state.history, state.historyLogp]);
 
+    // Row b's cache now holds positions 0 … cachedLen + steps − 1 (within the context); position t
+    // was fed the context token while t < its length, else the draw at t − 1.
+    const fed = (b: number) => {
+      const ctx = contexts[b];
+      const row = slots[b] * Tmax;
+      const length = Math.min(cachedLen[b] + steps, Tmax);
+      return Array.from({ length }, (_, t) => (t < ctx.length ? ctx[t] : history[row + t - 1]));
+    };
+    this.cached?.remember(B, options.keys, slots, fed);
     return contexts.map((ctx, b) => {
-      const start = b * Tmax + ctx.length - 1;
+      const start = slots[b] * Tmax + ctx.length - 1;
       const ids = Array.from(history.subarray(start, start + budgets[b]));
       const logprobs = Array.from(historyLogp.subarray(start, start + budgets[b]));
       return { ids, logprobs };
     });
+  }
+
+  /** Forgets which sequences the cache holds, so the next call feeds every context from position 0: call after the weights change. */
+  forgetCache(): void {
+    this.cached?.forget();
   }
 
   /** Releases the KV caches and decode buffers (the model stays). */
@@ -150,10 +192,23 @@ export class Generator {
       }
     }
     this.states.clear();
+    this.cached?.forget();
+  }
+
+  /** Copies each moved row's cache block, [H, Tmax, hd] per layer for keys and for values, from `from`'s slot to `to`'s. */
+  private recordCacheMoves(rec: Recorder, from: DecodeState, to: DecodeState, moves: readonly { from: number; to: number }[]): void {
+    const { heads: H, width: D, contextLength: Tmax, layers } = this.model.config;
+    const block = H * Tmax * (D / H);
+    for (let l = 0; l < layers; l++) {
+      for (const m of moves) {
+        rec.copyRange(from.kCache[l], m.from * block, to.kCache[l], m.to * block, block);
+        rec.copyRange(from.vCache[l], m.from * block, to.vCache[l], m.to * block, block);
+      }
+    }
   }
 
   /** Records one position for every row: forward the input token, sample, advance. */
-  private recordStep(rec: Recorder, st: DecodeState, s: number, options: SamplingOptions): void {
+  private recordStep(rec: Recorder, st: DecodeState, options: SamplingOptions): void {
     const { gpu, model } = this;
     const { config, weights: w } = model;
     const { B } = st;
@@ -188,7 +243,6 @@ export class Generator {
         pos: st.pos,
       },
       { B, Tmax },
-      s,
     );
   }
 

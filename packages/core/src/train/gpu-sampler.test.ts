@@ -20,7 +20,7 @@ function fixedGenerator(texts: string[]): Generator & { options: SamplingOptions
       return { ids, logprobs: ids.map((_, i) => -0.1 * (i + 1)) };
     });
   };
-  return { generate, options } as unknown as Generator & { options: SamplingOptions[] };
+  return { generate, options, forgetCache: () => {} } as unknown as Generator & { options: SamplingOptions[] };
 }
 
 describe('GpuSampler', () => {

@@ -9,6 +9,11 @@
 // rollout and the token's position — not on which call or row it was sampled in, so episodes whose
 // tools return at different times replay exactly (envs/episode.ts). Without keys a call draws under
 // (mixSeed(seed, call index), stream) with counter (position, row in the call).
+//
+// KV cache: the keys also let the Generator keep each sequence's cache from one turn to the next
+// (model/cached-rows.ts), so a turn feeds only its observation and action. Cached keys and values
+// belong to the weights that wrote them; `reseed` starts a collection, after which the policy may
+// have been updated (or a past policy swapped in), so it makes the Generator forget them.
 
 import type { ActionEnding } from '../envs/environment.ts';
 import type { BatchSampler, Generation, RowKey, TokenCodec } from '../envs/episode.ts';
@@ -34,6 +39,7 @@ export class GpuSampler implements BatchSampler {
 
   /** Draws after this depend only on `words` (e.g. run seed, phase, iteration): resuming replays them. */
   reseed(...words: number[]): void {
+    this.generator.forgetCache();
     this.seed = mixSeed(...words);
     this.calls = 0;
   }

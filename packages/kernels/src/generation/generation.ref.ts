@@ -30,13 +30,15 @@ export function advanceRef(
   promptLen: ArrayLike<number>,
   state: AdvanceState,
   shape: { B: number; Tmax: number },
-  s: number,
 ): void {
   const { B, Tmax } = shape;
   for (let b = 0; b < B; b++) {
-    state.history[b * Tmax + s] = sampled[b];
-    state.historyLogp[b * Tmax + s] = logp[b];
-    const next = s + 1;
+    const at = state.pos[b];
+    if (at < Tmax) {
+      state.history[b * Tmax + at] = sampled[b];
+      state.historyLogp[b * Tmax + at] = logp[b];
+    }
+    const next = at + 1;
     state.input[b] = next < promptLen[b] && next < Tmax ? prompt[b * Tmax + next] : sampled[b];
     state.pos[b] = next;
   }

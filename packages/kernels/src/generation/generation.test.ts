@@ -45,8 +45,8 @@ describe('generation kernels', () => {
       const logp = new Float32Array([-0.5 * s, -1, -2]);
       gpu.write(t.sampled, sampled);
       gpu.write(t.logp, logp);
-      gpu.run((rec) => recordAdvance(rec, gpu, t, shape, s));
-      advanceRef(sampled, logp, prompt, promptLen, state, shape, s);
+      gpu.run((rec) => recordAdvance(rec, gpu, t, shape));
+      advanceRef(sampled, logp, prompt, promptLen, state, shape);
       expect(Array.from(await gpu.read(t.input)), `input after step ${s}`).toEqual(Array.from(state.input));
     }
     expect(Array.from(await gpu.read(t.history))).toEqual(Array.from(state.history));
@@ -56,10 +56,39 @@ describe('generation kernels', () => {
     expect(state.input[0]).toBe(13);
   });
 
-  it('refuses a step outside the context', async () => {
+  it('rows advance from their own positions; a row past the context stores no draw', async () => {
     const gpu = await testGpu();
-    const u = (n: number) => gpu.tensor([n], 'u32');
-    const t = { sampled: u(1), logp: gpu.tensor([1]), prompt: u(4), promptLen: u(1), history: u(4), historyLogp: gpu.tensor([4]), input: u(1), pos: u(1) };
-    expect(() => gpu.run((rec) => recordAdvance(rec, gpu, t, { B: 1, Tmax: 4 }, 4))).toThrow(/step s must be an integer in \[0, 4\)/);
+    const shape = { B: 3, Tmax: 5 };
+    // Row 0 starts at 0, row 1 at 2 (positions 0–1 cached), row 2 at 4, the context's last position.
+    const prompt = new Uint32Array([1, 2, 3, 0, 0, 4, 5, 6, 7, 0, 8, 8, 8, 8, 9]);
+    const promptLen = new Uint32Array([3, 4, 5]);
+    const startPos = new Uint32Array([0, 2, 4]);
+    const t = {
+      sampled: gpu.tensor([3], 'u32'),
+      logp: gpu.tensor([3]),
+      prompt: gpu.upload(prompt),
+      promptLen: gpu.upload(promptLen),
+      history: gpu.tensor([15], 'u32'),
+      historyLogp: gpu.tensor([15]),
+      input: gpu.tensor([3], 'u32'),
+      pos: gpu.upload(startPos),
+    };
+    const state = { history: new Uint32Array(15), historyLogp: new Float64Array(15), input: new Uint32Array(3), pos: startPos.slice() };
+    for (let s = 0; s < 3; s++) {
+      const sampled = new Uint32Array([10 + s, 20 + s, 30 + s]);
+      const logp = new Float32Array([-1 - s, -2 - s, -3 - s]);
+      gpu.write(t.sampled, sampled);
+      gpu.write(t.logp, logp);
+      gpu.run((rec) => recordAdvance(rec, gpu, t, shape));
+      advanceRef(sampled, logp, prompt, promptLen, state, shape);
+      expect(Array.from(await gpu.read(t.input)), `input after step ${s}`).toEqual(Array.from(state.input));
+      // After the first step row 0 is fed its prompt's position 1, row 1 its position 3, row 2 its draw.
+      if (s === 0) expect(Array.from(state.input)).toEqual([2, 7, 30]);
+    }
+    expect(Array.from(await gpu.read(t.pos))).toEqual([3, 5, 7]);
+    // Each row stored its draws from its own start; row 2 only the one at position 4.
+    expect(Array.from(await gpu.read(t.history))).toEqual([10, 11, 12, 0, 0, 0, 0, 20, 21, 22, 0, 0, 0, 0, 30]);
+    expect(Array.from(await gpu.read(t.history))).toEqual(Array.from(state.history));
+    expect(await gpu.read(t.historyLogp)).toBeAllClose(state.historyLogp);
   });
 });

@@ -35,23 +35,22 @@ export interface AdvanceTensors {
   logp: Tensor; // [B] f32, their log-probs
   prompt: Tensor; // [B, Tmax] u32, prompts left-aligned
   promptLen: Tensor; // [B] u32
-  history: Tensor; // [B, Tmax] u32, draw of step s at column s
+  history: Tensor; // [B, Tmax] u32, the draw at position p in column p
   historyLogp: Tensor; // [B, Tmax] f32
   input: Tensor; // [B] u32, next step's input
-  pos: Tensor; // [B] u32, next step's position
+  pos: Tensor; // [B] u32, this step's position per row, then the next step's
 }
 
-/** Records step `s`'s bookkeeping: store the draws, choose every row's next input, advance positions. */
-export function recordAdvance(rec: Recorder, gpu: Gpu, t: AdvanceTensors, shape: { B: number; Tmax: number }, s: number): void {
+/** Records one step's bookkeeping: store the draws at each row's position, choose every row's next input, advance positions. */
+export function recordAdvance(rec: Recorder, gpu: Gpu, t: AdvanceTensors, shape: { B: number; Tmax: number }): void {
   const k = 'advance';
   const { B, Tmax } = shape;
   checkPositiveSizes(k, { B, Tmax });
-  if (!Number.isInteger(s) || s < 0 || s >= Tmax) throw new RangeError(`${k}: step s must be an integer in [0, ${Tmax}), got ${s}`);
   for (const name of ['sampled', 'promptLen', 'input', 'pos'] as const) checkTensor(k, name, t[name], B, 'u32');
   checkTensor(k, 'logp', t.logp, B);
   for (const name of ['prompt', 'history'] as const) checkTensor(k, name, t[name], B * Tmax, 'u32');
   checkTensor(k, 'historyLogp', t.historyLogp, B * Tmax);
   const pipeline = gpu.pipeline(advanceWgsl(), 'main', 'generation_advance');
-  const bindings = [t.sampled, t.logp, t.prompt, t.promptLen, t.history, t.historyLogp, t.input, t.pos, gpu.uniform([B, Tmax, s])];
+  const bindings = [t.sampled, t.logp, t.prompt, t.promptLen, t.history, t.historyLogp, t.input, t.pos, gpu.uniform([B, Tmax])];
   rec.dispatch(pipeline, bindings, ...gridFor(gpu, B, GENERATION_WORKGROUP));
 }

@@ -2,16 +2,18 @@
 //
 // Shape legend:  B rows · Tmax context length · D width · V vocabulary
 //
-// Every row advances one position per step, all rows at the same position s: prompts of different
-// lengths are fed by teacher forcing (the row's next input is its prompt token while s + 1 < its
-// prompt length, else the token just sampled), so one dispatch sequence serves a ragged batch and
-// the host reads the sampled history once at the end (docs/design.md §5: readback is the
-// latency floor).
+// Every row advances one position per step, each from its own position p = pos[b] (rows whose
+// leading positions are already in the KV cache start further on): prompts of different lengths are
+// fed by teacher forcing (the row's next input is its prompt token while p + 1 < its prompt length,
+// else the token just sampled), so one dispatch sequence serves a ragged batch and the host reads the
+// sampled history once at the end (docs/design.md §5: readback is the latency floor).
 //
 //   decode embedding:  x[b, :] = wte[input[b], :] + wpe[pos[b], :]          (ids ≥ V embed as zero)
-//   advance:           history[b, s] = sampled[b];  historyLogp[b, s] = logp[b]
-//                      input[b] = s + 1 < promptLen[b] ? prompt[b, s + 1] : sampled[b]
-//                      pos[b] = s + 1
+//   advance:           p = pos[b];  history[b, p] = sampled[b];  historyLogp[b, p] = logp[b]  (p < Tmax)
+//                      input[b] = p + 1 < promptLen[b] ? prompt[b, p + 1] : sampled[b]
+//                      pos[b] = p + 1
+// A row done before the others keeps stepping; past the context its draws are not stored (the KV
+// write and the embedding already skip or clamp positions ≥ Tmax).
 
 import { flatIndexWgsl } from '../gpu/grid.ts';
 
@@ -44,7 +46,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
 
 export function advanceWgsl(): string {
   return /* wgsl */ `
-struct Params { B: u32, Tmax: u32, s: u32 }
+struct Params { B: u32, Tmax: u32 }
 @group(0) @binding(0) var<storage, read> sampled: array<u32>;            // [B]
 @group(0) @binding(1) var<storage, read> logp: array<f32>;               // [B]
 @group(0) @binding(2) var<storage, read> prompt: array<u32>;             // [B, Tmax]
@@ -59,9 +61,12 @@ ${flatIndexWgsl(GENERATION_WORKGROUP)}
 fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let b = flatIndex(gid, nwg);
   if (b >= p.B) { return; }
-  history[b * p.Tmax + p.s] = sampled[b];
-  historyLogp[b * p.Tmax + p.s] = logp[b];
-  let next = p.s + 1u;
+  let at = pos[b];
+  if (at < p.Tmax) {
+    history[b * p.Tmax + at] = sampled[b];
+    historyLogp[b * p.Tmax + at] = logp[b];
+  }
+  let next = at + 1u;
   if (next < promptLen[b] && next < p.Tmax) {
     input[b] = prompt[b * p.Tmax + next];
   } else {

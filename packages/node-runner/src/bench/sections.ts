@@ -4,6 +4,7 @@
 
 import { ceilingSection } from './ceilings.ts';
 import { matmulSection } from './matmul.ts';
+import { multiTurnRolloutSection } from './multi-turn-rollout.ts';
 import { ppoIterationSection } from './ppo-iteration.ts';
 import { benchRlKernels } from './rl-kernels.ts';
 import type { BenchSection } from './section.ts';
@@ -17,4 +18,11 @@ const rlKernelSection: BenchSection = {
   run: (ctx) => benchRlKernels(ctx.gpu, { quick: ctx.quick, wants: ctx.wants, progress: ctx.progress }),
 };
 
-export const SECTIONS: readonly BenchSection[] = [ceilingSection, matmulSection, rlKernelSection, trainStepSection, ppoIterationSection];
+export const SECTIONS: readonly BenchSection[] = [
+  ceilingSection,
+  matmulSection,
+  rlKernelSection,
+  trainStepSection,
+  ppoIterationSection,
+  multiTurnRolloutSection,
+];

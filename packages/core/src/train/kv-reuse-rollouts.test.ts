@@ -1,0 +1,89 @@
+// Keeping the KV cache across turns changes no rollout: multi-turn episodes (with compaction, so
+// some rollouts start new segments) run through collectRollouts and the real GpuSampler on a tiny
+// random model, once with the Generator reusing each row's cache between calls and once re-feeding
+// every context from position 0, and every segment's tokens and log-probs must be identical — also
+// when staggered observations put the rows in different calls, orders and batch sizes.
+
+import { testGpu } from '@horizon/kernels/testing';
+import { describe, expect, it } from 'vitest';
+import type { ActionEnding, EpisodeStart, StepOutcome } from '../envs/environment.ts';
+import { type BatchSampler, collectRollouts, type EpisodeRequest, type RolloutLimits } from '../envs/episode.ts';
+import type { Sample } from '../envs/sample.ts';
+import { AnswerVerifier } from '../envs/verifier.ts';
+import type { GptConfig } from '../model/config.ts';
+import { Generator } from '../model/generate.ts';
+import { Gpt } from '../model/gpt.ts';
+import { initParameters } from '../model/init.ts';
+import { parameterLayout } from '../model/parameters.ts';
+import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
+import { GpuSampler } from './gpu-sampler.ts';
+
+const tokenizer = new CharTokenizer({ characters: 'abcdefgh0123 ', specialTokens: ['<eos>', '<summary>', '</summary>'] });
+const config: GptConfig = { vocabSize: tokenizer.vocabSize, contextLength: 64, layers: 2, heads: 2, width: 32, head: 'lm' };
+const TURNS = 6;
+
+/** Six turns, each answered with " ok "; actions stop at "3". Observation `turn` arrives after `delay(seed, turn)` ms. */
+class TurnsEnv {
+  readonly name = 'turns';
+  readonly verifier = new AnswerVerifier();
+  private seed = 0;
+  private turn = 0;
+  constructor(private readonly delay: (seed: number, turn: number) => number) {}
+  reset(seed: number): EpisodeStart {
+    this.seed = seed;
+    this.turn = 0;
+    return { prompt: `go ${seed % 10}`, stopStrings: ['3'], info: { expected: 'never' } };
+  }
+  async step(_action: string, _ending: ActionEnding): Promise<StepOutcome> {
+    const wait = this.delay(this.seed, this.turn++);
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    return this.turn >= TURNS ? { done: true } : { done: false, observation: ' ok ' };
+  }
+  close(): void {}
+}
+
+const limits = (maxConcurrentEpisodes?: number): RolloutLimits => ({
+  contextLength: config.contextLength,
+  maxNewTokens: 6,
+  maxTurns: TURNS,
+  compaction: { minThreshold: 30, maxThreshold: 40, keepSteps: 1, summaryTokens: 6, summariser: 'policy', trainSummaries: true },
+  ...(maxConcurrentEpisodes ? { maxConcurrentEpisodes } : {}),
+});
+
+async function rollouts(reuseKv: boolean, delay: (seed: number, turn: number) => number, maxConcurrentEpisodes?: number) {
+  const gpu = await testGpu();
+  const weights = initParameters(parameterLayout(config), config.layers, 11).map((w) => w * 8);
+  const policy = Gpt.fromWeights(gpu, config, weights, 'kv-reuse');
+  const generator = new Generator(policy, { reuseKv });
+  try {
+    const sampler: BatchSampler & { reseed(...w: number[]): void } = new GpuSampler(generator, tokenizer, { temperature: 1, topK: 0 }, 1);
+    sampler.reseed(2026, 3);
+    const requests: EpisodeRequest[] = Array.from({ length: 8 }, (_, i) => ({ env: new TurnsEnv(delay), seed: 100 + i, rolloutId: i, groupId: i }));
+    const before = gpu.stats.dispatches;
+    const samples = await collectRollouts(requests, tokenizer, sampler, limits(maxConcurrentEpisodes));
+    return { samples, dispatches: gpu.stats.dispatches - before };
+  } finally {
+    generator.destroy();
+    policy.destroy();
+  }
+}
+
+const segmentsOf = (samples: readonly Sample[]) =>
+  samples.map((s) => ({ rollout: s.rolloutId, segment: s.segmentIndex, tokens: s.tokens, logprobs: Array.from(s.rolloutLogprobs) }));
+
+describe('KV cache kept across turns, end to end', () => {
+  it('multi-turn rollouts with compaction sample the same tokens and log-probs with and without reuse, lock-step or staggered', async () => {
+    const lockStep = () => 0;
+    const staggered = (seed: number, turn: number) => ((seed * 7 + turn * 5) % 4) * 4;
+    const off = await rollouts(false, lockStep);
+    const on = await rollouts(true, lockStep);
+    const onStaggered = await rollouts(true, staggered, 3);
+    expect(segmentsOf(on.samples)).toEqual(segmentsOf(off.samples));
+    expect(segmentsOf(onStaggered.samples)).toEqual(segmentsOf(off.samples));
+    // The episodes really were multi-turn and some compacted into a second segment.
+    expect(off.samples.some((s) => (s.segmentIndex ?? 0) > 0)).toBe(true);
+    expect(off.samples.some((s) => s.turns.length >= 3)).toBe(true);
+    // And reuse really skipped work: the re-prefill runs the most dispatches.
+    expect(on.dispatches).toBeLessThan(off.dispatches * 0.75);
+  });
+});
