@@ -160,6 +160,44 @@ describe('KV cache kept across calls', () => {
     }
   });
 
+  it('keeps the decode states of the last four batch sizes, however many sizes it has seen, and reuse still holds', async () => {
+    const { call, reuse, dispose } = await pair();
+    try {
+      const gpu = reuse.gpu;
+      /** The bytes one decode state of B rows holds: what a fresh Generator allocates for one call of B rows. */
+      const stateBytes = async (B: number) => {
+        const probe = new Generator(reuse.model, { reuseKv: false });
+        const before = gpu.stats.liveTensorBytes;
+        await probe.generate(
+          Array.from({ length: B }, () => [1]),
+          Array.from({ length: B }, () => 1),
+          { temperature: 0, topK: 0, seed: 1, stream: 1 },
+        );
+        const bytes = gpu.stats.liveTensorBytes - before;
+        probe.destroy();
+        return bytes;
+      };
+      const start = gpu.stats.liveTensorBytes;
+      const contexts = new Map([0, 1, 2, 3, 4, 5].map((i) => [i, [1 + i, 2]]));
+      // Calls of 6, 5, 4, 3, 2, 1 rows: six sizes, each row carried on from the call before.
+      for (let B = 6; B >= 1; B--) {
+        const ids = [...contexts.keys()].slice(0, B);
+        const { rows } = await call(
+          ids.map((i) => contexts.get(i) as number[]),
+          ids.map(() => 3),
+          ids.map((i) => [i, 0] as const),
+        );
+        for (const [k, i] of ids.entries()) contexts.set(i, nextTurn(contexts.get(i) as number[], rows[k], 2));
+      }
+      const held = gpu.stats.liveTensorBytes - start;
+      // What the states of sizes 4, 3, 2 and 1 hold, on each of the two Generators of the pair.
+      const fourSizes = 2 * ((await stateBytes(4)) + (await stateBytes(3)) + (await stateBytes(2)) + (await stateBytes(1)));
+      expect(held).toBe(fourSizes);
+    } finally {
+      dispose();
+    }
+  });
+
   it('a context that does not extend what was fed (an edited prefix, a new segment) is fed again from position 0', async () => {
     const { call, dispose } = await pair();
     try {

@@ -85,6 +85,9 @@ export interface GeneratorOptions {
   reuseKv?: boolean;
 }
 
+/** Decode states (one per batch size) a Generator keeps between calls. */
+const KEPT_STATES = 4;
+
 export class Generator {
   private readonly states = new Map<number, DecodeState>();
   private readonly cached: CachedRows | undefined;
@@ -160,6 +163,7 @@ export class Generator {
     for (let s = 0; s < steps; s++) this.recordStep(rec, state, options);
     this.gpu.submit(rec);
     const [history, historyLogp] = await this.gpu.readMany([state.history, state.historyLogp]);
+    this.retireStates(B);
 
     // Row b's cache now holds positions 0 … cachedLen + steps − 1 (within the context); position t
     // was fed the context token while t < its length, else the draw at t − 1.
@@ -185,14 +189,35 @@ export class Generator {
 
   /** Releases the KV caches and decode buffers (the model stays). */
   destroy(): void {
-    for (const st of this.states.values()) {
-      for (const t of Object.values(st)) {
-        if (Array.isArray(t)) for (const cache of t) this.gpu.destroy(cache);
-        else if (typeof t !== 'number') this.gpu.destroy(t);
-      }
-    }
+    for (const st of this.states.values()) this.destroyState(st);
     this.states.clear();
     this.cached?.forget();
+  }
+
+  /**
+   * Keeps the decode states of the KEPT_STATES batch sizes used last, the one just used among them
+   * (the next call copies its reused rows from it). Concurrent episodes, evaluation sets draining
+   * and compaction make every batch size from 1 up appear, and a state per size ever seen grew
+   * memory with the square of the batch (each holds B rows of KV cache). Called once the call's
+   * readback is in, when nothing submitted still uses an older state.
+   */
+  private retireStates(current: number): void {
+    const st = this.states.get(current);
+    if (!st) return;
+    this.states.delete(current);
+    this.states.set(current, st);
+    for (const [B, old] of this.states) {
+      if (this.states.size <= KEPT_STATES) break;
+      this.destroyState(old);
+      this.states.delete(B);
+    }
+  }
+
+  private destroyState(st: DecodeState): void {
+    for (const t of Object.values(st)) {
+      if (Array.isArray(t)) for (const cache of t) this.gpu.destroy(cache);
+      else if (typeof t !== 'number') this.gpu.destroy(t);
+    }
   }
 
   /** Copies each moved row's cache block, [H, Tmax, hd] per layer for keys and for values, from `from`'s slot to `to`'s. */
