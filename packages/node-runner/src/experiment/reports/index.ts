@@ -1,6 +1,7 @@
 // Every declared report, by name, in the order the fidelity table lists them.
 
 import type { Report } from '../report.ts';
+import { compaction } from './compaction.ts';
 import { criticK } from './critic-k.ts';
 import { distillRunnerCheck } from './distill-runner-check.ts';
 import { multiTeacherOpd } from './multi-teacher-opd.ts';
@@ -10,6 +11,6 @@ import { runnerCheck } from './runner-check.ts';
 import { saoLag } from './sao-lag.ts';
 import { vcPpo } from './vc-ppo.ts';
 
-export const REPORTS: readonly Report[] = [ppoGrpoRlooSft, rlooVsGrpo, saoLag, criticK, vcPpo, multiTeacherOpd, runnerCheck, distillRunnerCheck];
+export const REPORTS: readonly Report[] = [ppoGrpoRlooSft, rlooVsGrpo, saoLag, criticK, vcPpo, multiTeacherOpd, compaction, runnerCheck, distillRunnerCheck];
 
 export const reportByName = (name: string): Report | undefined => REPORTS.find((r) => r.name === name);
