@@ -3,6 +3,7 @@
 // output. To add a subject, write `bench/<subject>.ts` exporting a `BenchSection` and list it here.
 
 import { ceilingSection } from './ceilings.ts';
+import { hiddenTestFsEpisodesSection } from './hidden-test-fs-episodes.ts';
 import { matmulSection } from './matmul.ts';
 import { multiTurnRolloutSection } from './multi-turn-rollout.ts';
 import { ppoIterationSection } from './ppo-iteration.ts';
@@ -25,4 +26,5 @@ export const SECTIONS: readonly BenchSection[] = [
   trainStepSection,
   ppoIterationSection,
   multiTurnRolloutSection,
+  hiddenTestFsEpisodesSection,
 ];
