@@ -27,13 +27,17 @@ const ids = { seed: 11, rolloutId: 4, groupId: 2 };
 const view = (s: Sample) => segmentOfSample(s, decode);
 const brief = (spans: readonly TraceSpan[]) => spans.map((s) => [s.kind, s.text, s.turn ?? null, s.masked]);
 
-/** Segment 0 of a compacted trajectory: a tool call, its result, then the summary written when the context filled. */
+/**
+ * Segment 0 of a compacted trajectory: a tool call, its result, then the summary written when the
+ * context filled. As the runner finishes it: the rollout's status and reward, marked compacted.
+ */
 function firstSegment(): Sample {
   const b = new SampleBuilder(ids, 'fix f', encode('fix f'));
   act(b, '<tool_call>sh cat f.js</tool_call>', 'stop');
   observe(b, 'return 1');
   act(b, 'f returns 1', 'eos', 'summary');
-  return b.finish({ status: 'truncated' });
+  b.addReward(1);
+  return b.finish({ status: 'completed', compacted: true, tokensAfter: 44 });
 }
 /** Segment 1: the prompt, then the summary and the last step carried over, then the answer. */
 function secondSegment(): Sample {
@@ -111,9 +115,9 @@ describe('trace view', () => {
   it('a two-segment compacted trajectory: the summary continues in segment 1, whose carried context comes from segment 0', () => {
     // Given out of order, as a log may hold them: the trace orders segments by index.
     const trace = traceOf([view(secondSegment()), view(firstSegment())]);
-    expect(trace.segments.map((s) => [s.index, s.input, s.status, s.reward])).toEqual([
-      [0, 1, 'truncated', 0],
-      [1, 0, 'completed', 1],
+    expect(trace.segments.map((s) => [s.index, s.input, s.status, s.reward, statusLabel(s)])).toEqual([
+      [0, 1, 'completed', 1, 'compacted'],
+      [1, 0, 'completed', 1, 'completed'],
     ]);
     const [first, second] = trace.segments;
     expect(brief(first.spans)).toEqual([
@@ -133,6 +137,7 @@ describe('trace view', () => {
     ]);
     expect(second.spans[1].carriedFrom).toBe(0);
     expect(second.spans[2].toolCall).toEqual({ name: 'sh', args: 'echo 2 > f.js' });
+    // The rollout's reward once, not once per segment that carries it.
     expect([trace.turns, trace.reward, trace.status, trace.done, trace.segmentCount]).toEqual([4, 1, 'completed', true, 2]);
     expect(isSingleTurn(trace)).toBe(false);
   });

@@ -30,6 +30,8 @@ export interface TraceSegmentInput {
   status?: RolloutStatus;
   /** Absent where it was not recorded; segments are then taken in the order given. */
   segmentIndex?: number;
+  /** A non-final segment of a compacted rollout (Sample.compacted): it ended at a summary, not with the rollout. */
+  compacted?: boolean;
   tokensAfter?: number;
   failure?: RolloutFailure;
 }
@@ -73,6 +75,8 @@ export interface TraceSegment {
   reward: number;
   done: boolean;
   status?: RolloutStatus;
+  /** Ended at a compaction summary: the rollout went on in the next segment. */
+  compacted?: true;
   tokensAfter?: number;
 }
 
@@ -85,7 +89,7 @@ export interface Trace {
   /** Segments the trajectory had: the highest index seen + 1 (more than `segments.length` when some were not logged). */
   segmentCount: number;
   turns: number;
-  /** Sum of the segments' rewards. */
+  /** The rollout's reward: its last segment's (with compaction every segment carries the verifier's outcome). */
   reward: number;
   /** The last segment's: how the trajectory ended. */
   status?: RolloutStatus;
@@ -106,6 +110,7 @@ export function segmentOfSample(sample: Sample, pieceOf: (id: number) => string)
     done: sample.done,
     status: sample.status,
     segmentIndex: sample.segmentIndex,
+    ...(sample.compacted ? { compacted: true } : {}),
     tokensAfter: sample.tokensAfter,
     ...(sample.failure ? { failure: sample.failure } : {}),
   };
@@ -139,6 +144,7 @@ export function segmentOfRecord(record: SampleRecord): TraceSegmentInput {
     // Files written before status was recorded say only whether the episode was done.
     ...(record.status ? { status: record.status } : record.done ? { status: 'completed' as const } : {}),
     ...(record.segmentIndex !== undefined ? { segmentIndex: record.segmentIndex } : {}),
+    ...(record.compacted ? { compacted: true } : {}),
     ...(record.tokensAfter !== undefined ? { tokensAfter: record.tokensAfter } : {}),
     ...(record.failure ? { failure: record.failure } : {}),
   };
@@ -220,6 +226,7 @@ export function traceOf(inputs: readonly TraceSegmentInput[]): Trace {
       reward: input.reward,
       done: input.done,
       ...(input.status ? { status: input.status } : {}),
+      ...(input.compacted ? { compacted: true as const } : {}),
       ...(input.tokensAfter !== undefined ? { tokensAfter: input.tokensAfter } : {}),
     };
   });
@@ -241,7 +248,7 @@ export function traceOf(inputs: readonly TraceSegmentInput[]): Trace {
     segments,
     segmentCount: last.index + 1,
     turns,
-    reward: segments.reduce((sum, s) => sum + s.reward, 0),
+    reward: last.reward,
     ...(last.status ? { status: last.status } : {}),
     done: last.done,
     ...(failure ? { failure } : {}),
@@ -260,8 +267,9 @@ export function groupSegments<T>(items: readonly T[], keyOf: (item: T) => string
   return [...groups.values()];
 }
 
-/** How the trajectory ended in words: its status, or "not completed" where only `done` was recorded. */
-export function statusLabel(trace: Pick<Trace, 'status' | 'done'>): string {
+/** How the trajectory (or one segment) ended in words: "compacted", its status, or "not completed" where only `done` was recorded. */
+export function statusLabel(trace: Pick<Trace, 'status' | 'done'> & { compacted?: true }): string {
+  if (trace.compacted) return 'compacted';
   return trace.status ?? (trace.done ? 'completed' : 'not completed');
 }
 

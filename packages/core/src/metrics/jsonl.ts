@@ -152,6 +152,8 @@ export interface SampleRecord {
    */
   status?: RolloutStatus;
   segmentIndex?: number;
+  /** Present (true) on a non-final segment of a compacted rollout (Sample.compacted). */
+  compacted?: true;
   tokensAfter?: number;
   failure?: RolloutFailure;
   tokens: number[];
@@ -198,6 +200,7 @@ export function sampleRecord(
     done: sample.done,
     status: sample.status,
     segmentIndex: sample.segmentIndex,
+    ...(sample.compacted ? { compacted: true as const } : {}),
     tokensAfter: sample.tokensAfter,
     ...(sample.failure ? { failure: { ...sample.failure } } : {}),
     tokens: sample.tokens,

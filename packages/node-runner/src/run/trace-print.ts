@@ -128,7 +128,7 @@ export function traceLines(trace: Trace, options: TracePrintOptions): string[] {
   for (const segment of trace.segments) {
     if (trace.segmentCount > 1) {
       const tokens = segment.pieces.length;
-      const head = `── segment ${segment.index + 1}/${trace.segmentCount} · ${tokens} tokens · ${segment.status ?? (segment.done ? 'completed' : 'not completed')} ──`;
+      const head = `── segment ${segment.index + 1}/${trace.segmentCount} · ${tokens} tokens · ${statusLabel(segment)} ──`;
       lines.push(`  ${options.color ? `${MARK}${head}${RESET}` : head}`);
     }
     for (const span of segment.spans) lines.push(...spanLines(segment, span, options));

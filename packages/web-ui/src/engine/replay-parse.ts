@@ -47,6 +47,7 @@ function sampleProblem(json: Record<string, unknown>): string | undefined {
     return `has status ${JSON.stringify(json.status)}, expected one of ${ROLLOUT_STATUSES.join(', ')}`;
   for (const key of ['segmentIndex', 'tokensAfter'] as const)
     if (json[key] !== undefined && !isCount(json[key])) return `has ${key} ${JSON.stringify(json[key])}, expected a non-negative integer`;
+  if (json.compacted !== undefined && json.compacted !== true) return `has compacted ${JSON.stringify(json.compacted)}, expected true or nothing`;
   if (json.failure !== undefined) {
     const f = json.failure as Record<string, unknown> | null;
     if (typeof f !== 'object' || f === null || typeof f.message !== 'string' || !['environment', 'verifier', 'sampler'].includes(f.source as string))
