@@ -6,10 +6,9 @@
 
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
-import type { ActionEnding, EpisodeStart, StepOutcome } from '../envs/environment.ts';
 import { type BatchSampler, collectRollouts, type EpisodeRequest } from '../envs/episode.ts';
 import type { Sample } from '../envs/sample.ts';
-import { AnswerVerifier } from '../envs/verifier.ts';
+import { DelayedTurnsEnv } from '../envs/testing/delayed-turns-env.ts';
 import type { GptConfig } from '../model/config.ts';
 import { Generator } from '../model/generate.ts';
 import { Gpt } from '../model/gpt.ts';
@@ -21,26 +20,6 @@ import { GpuSampler } from './gpu-sampler.ts';
 const tokenizer = new CharTokenizer({ characters: 'abcdefgh0123 ', specialTokens: ['<eos>'] });
 const config: GptConfig = { vocabSize: tokenizer.vocabSize, contextLength: 40, layers: 1, heads: 2, width: 16, head: 'lm' };
 const TURNS = 3;
-
-/** Three turns of "ok"; each observation arrives after `delay(seed, turn)` milliseconds. */
-class SlowEnv {
-  readonly name = 'slow';
-  readonly verifier = new AnswerVerifier();
-  private seed = 0;
-  private turn = 0;
-  constructor(private readonly delay: (seed: number, turn: number) => number) {}
-  reset(seed: number): EpisodeStart {
-    this.seed = seed;
-    this.turn = 0;
-    return { prompt: `go ${seed % 10}`, info: { expected: 'never' } };
-  }
-  async step(_action: string, _ending: ActionEnding): Promise<StepOutcome> {
-    const wait = this.delay(this.seed, this.turn++);
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    return this.turn >= TURNS ? { done: true } : { done: false, observation: ' ok ' };
-  }
-  close(): void {}
-}
 
 /** Counts sampler calls and, unless `keyed`, drops the row keys (the sampler's per-call noise). */
 function counting(inner: BatchSampler, keyed: boolean): BatchSampler & { calls: number } {
@@ -63,7 +42,12 @@ async function rollouts(keyed: boolean, delay: (seed: number, turn: number) => n
     const gpuSampler = new GpuSampler(generator, tokenizer, { temperature: 1, topK: 0 }, 1);
     gpuSampler.reseed(2026, 7);
     const sampler = counting(gpuSampler, keyed);
-    const requests: EpisodeRequest[] = Array.from({ length: 8 }, (_, i) => ({ env: new SlowEnv(delay), seed: 100 + i, rolloutId: i, groupId: i }));
+    const requests: EpisodeRequest[] = Array.from({ length: 8 }, (_, i) => ({
+      env: new DelayedTurnsEnv(TURNS, delay),
+      seed: 100 + i,
+      rolloutId: i,
+      groupId: i,
+    }));
     const limits = { contextLength: config.contextLength, maxNewTokens: 4, maxTurns: TURNS, ...(maxConcurrentEpisodes ? { maxConcurrentEpisodes } : {}) };
     const samples = await collectRollouts(requests, tokenizer, sampler, limits);
     return { samples, calls: sampler.calls };

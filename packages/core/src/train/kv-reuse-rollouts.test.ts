@@ -6,10 +6,9 @@
 
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
-import type { ActionEnding, EpisodeStart, StepOutcome } from '../envs/environment.ts';
 import { type BatchSampler, collectRollouts, type EpisodeRequest, type RolloutLimits } from '../envs/episode.ts';
 import type { Sample } from '../envs/sample.ts';
-import { AnswerVerifier } from '../envs/verifier.ts';
+import { DelayedTurnsEnv } from '../envs/testing/delayed-turns-env.ts';
 import type { GptConfig } from '../model/config.ts';
 import { Generator } from '../model/generate.ts';
 import { Gpt } from '../model/gpt.ts';
@@ -21,26 +20,6 @@ import { GpuSampler } from './gpu-sampler.ts';
 const tokenizer = new CharTokenizer({ characters: 'abcdefgh0123 ', specialTokens: ['<eos>', '<summary>', '</summary>'] });
 const config: GptConfig = { vocabSize: tokenizer.vocabSize, contextLength: 64, layers: 2, heads: 2, width: 32, head: 'lm' };
 const TURNS = 6;
-
-/** Six turns, each answered with " ok "; actions stop at "3". Observation `turn` arrives after `delay(seed, turn)` ms. */
-class TurnsEnv {
-  readonly name = 'turns';
-  readonly verifier = new AnswerVerifier();
-  private seed = 0;
-  private turn = 0;
-  constructor(private readonly delay: (seed: number, turn: number) => number) {}
-  reset(seed: number): EpisodeStart {
-    this.seed = seed;
-    this.turn = 0;
-    return { prompt: `go ${seed % 10}`, stopStrings: ['3'], info: { expected: 'never' } };
-  }
-  async step(_action: string, _ending: ActionEnding): Promise<StepOutcome> {
-    const wait = this.delay(this.seed, this.turn++);
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    return this.turn >= TURNS ? { done: true } : { done: false, observation: ' ok ' };
-  }
-  close(): void {}
-}
 
 const limits = (maxConcurrentEpisodes?: number): RolloutLimits => ({
   contextLength: config.contextLength,
@@ -58,7 +37,12 @@ async function rollouts(reuseKv: boolean, delay: (seed: number, turn: number) =>
   try {
     const sampler: BatchSampler & { reseed(...w: number[]): void } = new GpuSampler(generator, tokenizer, { temperature: 1, topK: 0 }, 1);
     sampler.reseed(2026, 3);
-    const requests: EpisodeRequest[] = Array.from({ length: 8 }, (_, i) => ({ env: new TurnsEnv(delay), seed: 100 + i, rolloutId: i, groupId: i }));
+    const requests: EpisodeRequest[] = Array.from({ length: 8 }, (_, i) => ({
+      env: new DelayedTurnsEnv(TURNS, delay, ['3']),
+      seed: 100 + i,
+      rolloutId: i,
+      groupId: i,
+    }));
     const before = gpu.stats.dispatches;
     const samples = await collectRollouts(requests, tokenizer, sampler, limits(maxConcurrentEpisodes));
     return { samples, dispatches: gpu.stats.dispatches - before };
