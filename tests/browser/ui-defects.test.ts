@@ -117,7 +117,7 @@ describe('web UI v2 defects', () => {
     await tab('Dashboard').focus();
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => tab('Completions').getAttribute('aria-selected')).toBe('true');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Completions');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Completions');
     await page.keyboard.press('End');
     await expect.poll(() => tab('GAE walkthrough').getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('ArrowRight'); // wraps

@@ -136,8 +136,9 @@ function TabList({ view, onPick }: { view: ViewName; onPick: (v: ViewName) => vo
               : null;
     if (to) {
       e.preventDefault();
+      // Every tab is in the DOM already, so focus moves now, with the selection, not a frame later.
       onPick(to);
-      requestAnimationFrame(() => focusTab(to));
+      focusTab(to);
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       const v = (e.target as HTMLElement).dataset.view as ViewName;
