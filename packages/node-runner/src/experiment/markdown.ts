@@ -66,8 +66,18 @@ export interface ReportPage {
   commands: readonly string[];
   /** Arm name → its resolved overrides, for the protocol section. */
   armSets: ReadonlyMap<string, readonly string[]>;
+  /** RL iterations of most arms; `armIterations` names the arms that train longer or shorter. */
   iterations: number;
+  armIterations?: ReadonlyMap<string, number>;
   warmStartSteps: number;
+}
+
+/** " (add-expert and sub-expert: 50)" for the arms whose iterations differ from the page's; "" when none do. */
+function iterationExceptions(page: ReportPage): string {
+  const byCount = new Map<number, string[]>();
+  for (const [arm, n] of page.armIterations ?? []) if (n !== page.iterations) byCount.set(n, [...(byCount.get(n) ?? []), arm]);
+  if (byCount.size === 0) return '';
+  return ` (${[...byCount].map(([n, arms]) => `${arms.join(' and ')}: ${n}`).join('; ')})`;
 }
 
 export function reportMarkdown(page: ReportPage): string {
@@ -119,7 +129,7 @@ export function reportMarkdown(page: ReportPage): string {
     `- Seeds ${report.seeds.join(', ')}; every arm of a seed starts from that seed's one SFT warm start (${page.warmStartSteps} steps, cached) and uses that seed's rollout and shuffle streams.`,
   );
   lines.push(
-    `- ${page.iterations} RL iterations per RL arm; every evaluation, the final one included, is greedy on the same ${report.heldOutSize} held-out problems.`,
+    `- ${page.iterations} RL iterations per RL arm${iterationExceptions(page)}; every evaluation, the final one included, is greedy on the same ${report.heldOutSize} held-out problems.`,
   );
   lines.push(`- Declared budget: ${report.budget.runs} runs, ${report.budget.minutes} minutes on a quiet 2-core machine (SwiftShader).`);
   lines.push('- Verdict rule: the paired mean difference (arm − comparison arm, per seed) against 2 standard errors of that mean.');

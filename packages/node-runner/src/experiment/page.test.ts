@@ -113,6 +113,28 @@ describe('report page', () => {
     expect(partial).toContain('**Incomplete:** 6 of 9 runs have finished');
   });
 
+  it('names the arms that train for another number of iterations', () => {
+    const common = { report, results, planned: 6, finished: 6, svgFile: 'toy.svg', commands: [], armSets: new Map(), iterations: 20, warmStartSteps: 600 };
+    expect(
+      reportMarkdown({
+        ...common,
+        armIterations: new Map([
+          ['a', 20],
+          ['b', 20],
+        ]),
+      }),
+    ).toContain('- 20 RL iterations per RL arm; every');
+    expect(
+      reportMarkdown({
+        ...common,
+        armIterations: new Map([
+          ['a', 20],
+          ['b', 30],
+        ]),
+      }),
+    ).toContain('- 20 RL iterations per RL arm (b: 30); every');
+  });
+
   it('tabulates the training metrics the report names, per arm and as paired differences', () => {
     const withTraining = { ...report, trainingMetrics: [{ name: 'critic/explained_var' as const, label: 'explained variance' }] };
     const trained = new Map(

@@ -173,12 +173,19 @@ async function writeDocs(options: ExperimentOptions, runs: readonly PlannedRun[]
           `pnpm horizon experiment ${report.name} --report-only    # rewrites this page from docs/experiments/data/${report.name}/`,
         ],
         armSets: new Map(report.arms.map((arm) => [arm.name, [...report.common, ...arm.sets]])),
-        iterations: first?.recipe.rl.iterations ?? 0,
+        iterations: mostCommon(runs.map((r) => r.recipe.rl.iterations)) ?? 0,
+        armIterations: new Map(runs.map((r) => [r.arm.name, r.recipe.rl.iterations])),
         warmStartSteps: first?.recipe.sft.steps ?? 0,
       }),
     );
   }
   await writeFile(join(docsDir, 'README.md'), fidelityMarkdown(await fidelityRows(options)));
+}
+
+function mostCommon(values: readonly number[]): number | undefined {
+  const counts = new Map<number, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 async function fidelityRows(options: ExperimentOptions): Promise<FidelityRow[]> {
