@@ -362,6 +362,12 @@ export { collectAndScore, type ScoredRollouts } from './train/collect-and-score.
 export { checkFiniteWeights, DivergedError, divergence, isDivergedError } from './train/divergence.ts';
 export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
 export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
+export {
+  type HiddenTestFsEpisode,
+  type HiddenTestFsEpisodesRequest,
+  type HiddenTestFsEpisodesResult,
+  runHiddenTestFsEpisodes,
+} from './train/hidden-test-fs-episodes.ts';
 export { type LabelledExample, labelledBatch, labelledFileOf, parseLabelledFile } from './train/labelled-examples.ts';
 export { type MismatchedRows, mismatchedRows } from './train/mismatched-rows.ts';
 export { type RlContext, type RlModels, STREAM } from './train/rl-context.ts';

@@ -8,7 +8,7 @@
 // rows to IndexedDB. The page keeps one `RunView` per run and appends to it, whether the rows come
 // from a replay, from IndexedDB after a reload, or from the trainer.
 
-import type { MetricsRecord, Phase, SampleRecord } from '@horizon/core';
+import type { HiddenTestFsEpisodesRequest, HiddenTestFsEpisodesResult, MetricsRecord, Phase, SampleRecord } from '@horizon/core';
 
 /** A samples.jsonl record with its channels decoded to numbers ("NaN" strings become NaN). */
 export interface ReplaySample extends Omit<SampleRecord, 'channels'> {
@@ -202,4 +202,10 @@ export interface EngineApi {
   reset(): Promise<void>;
   /** Registers the page's listener for notices (pass it through `comlink.proxy`). */
   onNotice(listener: (notice: Notice) => void): Promise<void>;
+  /**
+   * Core's HiddenTestFS parity episodes on the worker's device (train/hidden-test-fs-episodes.ts),
+   * so a test can require this worker to sample the same tokens as Node and Deno; no view calls it.
+   * Throws "no WebGPU" without a device.
+   */
+  hiddenTestFsEpisodes(request: HiddenTestFsEpisodesRequest): Promise<{ deviceLine: string; result: HiddenTestFsEpisodesResult }>;
 }

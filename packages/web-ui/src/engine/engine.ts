@@ -1,7 +1,19 @@
 // The engine behind the worker boundary: owns the WebGPU device (opened once, on first use), runs
 // the kernels, parses replays and keeps runs in IndexedDB. Nothing here touches the DOM.
 
-import { checkVocabulary, declaresRole, loadTeachers, type Recipe, recipeVocabulary, resolveRecipe, type TeacherWeights, Trainer } from '@horizon/core';
+import {
+  checkVocabulary,
+  declaresRole,
+  type HiddenTestFsEpisodesRequest,
+  type HiddenTestFsEpisodesResult,
+  loadTeachers,
+  type Recipe,
+  recipeVocabulary,
+  resolveRecipe,
+  runHiddenTestFsEpisodes,
+  type TeacherWeights,
+  Trainer,
+} from '@horizon/core';
 import { type DeviceReport, type Gpu, gae, gaeRef, isGpuError } from '@horizon/kernels';
 import { acquireNavigatorGpu } from '@horizon/kernels/navigator';
 import { cliCommand } from '../state/url-state.ts';
@@ -274,6 +286,12 @@ export class Engine implements EngineApi {
     const live = this.live;
     this.live = null;
     await live?.dispose();
+  }
+
+  async hiddenTestFsEpisodes(request: HiddenTestFsEpisodesRequest): Promise<{ deviceLine: string; result: HiddenTestFsEpisodesResult }> {
+    const { gpu, status } = await this.openDevice();
+    if (!gpu) throw new Error(`HiddenTestFS episodes sample on WebGPU: ${status.line} ${status.remedy}`.trim());
+    return { deviceLine: status.line, result: await runHiddenTestFsEpisodes(gpu, request) };
   }
 
   listRuns(): Promise<RunSummary[]> {
