@@ -1,6 +1,6 @@
 // The portable code runner: QuickJS compiled to WASM (quickjs-emscripten 0.32.0, release-sync
-// variant) driven by plain TypeScript, so the same file runs in Node, Deno and (not yet tried) a
-// browser worker. Each run gets a fresh WASM module with its own linear memory (a three-case run
+// variant) driven by plain TypeScript, so the same file runs in Node, Deno and the web UI's engine
+// worker (the HiddenTestFS parity test grades episodes through it in all three). Each run gets a fresh WASM module with its own linear memory (a three-case run
 // took 9.6 ms, median of 30, in Node 20), so nothing one run does, leaks or corrupts reaches the
 // next, and replay does not depend on run order.
 //
