@@ -88,5 +88,6 @@ export function subsampleNote(records: readonly SampleRecord[], rolloutsPerItera
   const logged = new Set(rl.map((r) => `${r.step}:${r.rolloutId}`)).size;
   const per = iterations.size > 0 ? logged / iterations.size : 0;
   const of = rolloutsPerIteration === undefined ? '' : ` of the ${rolloutsPerIteration} each iteration sampled`;
-  return `samples.jsonl is a subsample: Horizon logs the first rollouts of each RL iteration and evaluation, not all of them (here ${logged} RL rollouts over ${iterations.size} iterations, ${per.toFixed(1)} per iteration${of}).`;
+  const over = `${iterations.size} iteration${iterations.size === 1 ? '' : 's'}`;
+  return `samples.jsonl is a subsample: Horizon logs the first rollouts of each RL iteration and evaluation, not all of them (here ${logged} RL rollouts over ${over}, ${per.toFixed(1)} per iteration${of}).`;
 }
