@@ -14,8 +14,8 @@
 //                          reward ≥ 1, the success mark `horizon sample` prints)
 //   verl                   verl's RLHFDataset fields: "data_source", "prompt" (chat messages),
 //                          "ability", "reward_model" {style, ground_truth}, "extra_info" (index,
-//                          split, the completion and reward); verl reads parquet, which
-//                          `pandas.read_json(path, lines=True).to_parquet(…)` makes from this file.
+//                          split, the completion and reward); verl reads parquet, which pyarrow
+//                          writes from these rows (docs/export.md has the lines).
 //                          samples.jsonl does not hold a task's answer, so ground_truth is null.
 //
 // What the rows come from is what the run logged: the trainer writes the first 4 rollouts of each RL
