@@ -10,7 +10,7 @@ Two readers of the same folder:
   transformers  GPT2LMHeadModel.from_pretrained(folder), and PreTrainedTokenizerFast on --texts, when
                 transformers can be imported; null otherwise.
 
-Usage: python3 check_hf_gpt2.py FOLDER --tokens "[[ids…], …]" [--texts '["8+1=9<eos>"]'] [--dtype float64]
+Usage: python3 check_hf_gpt2.py FOLDER [--tokens "[[ids…], …]"] [--texts '["8+1=9<eos>"]'] [--dtype float64]
 Prints one JSON object.
 """
 
@@ -82,31 +82,34 @@ def with_transformers(folder, idx, dtype, texts):
         from transformers import GPT2LMHeadModel, PreTrainedTokenizerFast
     except ImportError as error:
         return {"unavailable": f"transformers cannot be imported ({error})"}
-    model = GPT2LMHeadModel.from_pretrained(folder).to(dtype).eval()
-    with torch.no_grad():
-        logits = model(idx).logits
     tokenizer = PreTrainedTokenizerFast.from_pretrained(folder)
-    return {
+    result = {
         "version": transformers.__version__,
-        "tied": model.lm_head.weight.data_ptr() == model.transformer.wte.weight.data_ptr(),
-        "logits": logits.double().tolist(),
         "encoded": [tokenizer(t, add_special_tokens=False)["input_ids"] for t in texts],
         "decoded": [tokenizer.decode(tokenizer(t, add_special_tokens=False)["input_ids"]) for t in texts],
     }
+    if idx is not None:
+        model = GPT2LMHeadModel.from_pretrained(folder).to(dtype).eval()
+        with torch.no_grad():
+            result["logits"] = model(idx).logits.double().tolist()
+        result["tied"] = model.lm_head.weight.data_ptr() == model.transformer.wte.weight.data_ptr()
+    return result
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("folder")
-    parser.add_argument("--tokens", required=True)
+    parser.add_argument("--tokens", help="token ids as JSON; without it only the tokenizer is checked (transformers needed)")
     parser.add_argument("--texts", default="[]")
     parser.add_argument("--dtype", choices=["float32", "float64"], default="float32")
     args = parser.parse_args()
     dtype = getattr(torch, args.dtype)
-    idx = torch.tensor(json.loads(args.tokens), dtype=torch.long)
-    with torch.no_grad():
-        manual = manual_logits(args.folder, idx, dtype)
-    result = {"torch": torch.__version__, "manual": manual.double().tolist(), "transformers": with_transformers(args.folder, idx, dtype, json.loads(args.texts))}
+    idx = torch.tensor(json.loads(args.tokens), dtype=torch.long) if args.tokens else None
+    manual = None
+    if idx is not None:
+        with torch.no_grad():
+            manual = manual_logits(args.folder, idx, dtype).double().tolist()
+    result = {"torch": torch.__version__, "manual": manual, "transformers": with_transformers(args.folder, idx, dtype, json.loads(args.texts))}
     print(json.dumps(result))
 
 

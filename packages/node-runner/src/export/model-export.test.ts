@@ -25,7 +25,10 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../main.ts';
 import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
+import { tokenizerConfigJson, tokenizerJson } from './hf-tokenizer.ts';
 import { EXPORT_SCRIPTS, maxAbsDiff, runPythonJson, torchMissing } from './torch-python.ts';
+import { exportVocabulary } from './vocabulary.ts';
+import { writeFolder } from './write-output.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'horizon-export-'));
 afterAll(() => rm(root, { recursive: true, force: true }));
@@ -191,6 +194,28 @@ describe('horizon export --format nanogpt|hf', () => {
         expect(d).toBeLessThan(1e-4);
         expect(got.encoded).toEqual(texts.map((t) => tokenizer.encode(t)));
         expect(got.decoded).toEqual(texts);
+      },
+    );
+
+    it.skipIf(!hfPython)(
+      `tokenizer.json encodes as CharTokenizer with every special, <unk> and code points past U+FFFF${hfPython ? '' : ' (skipped)'}`,
+      async () => {
+        const full = new CharTokenizer();
+        const vocab = exportVocabulary(full.pieceList());
+        const out = join(root, 'tokenizer-full');
+        await writeFolder(
+          out,
+          new Map([
+            ['tokenizer.json', tokenizerJson(vocab)],
+            ['tokenizer_config.json', tokenizerConfigJson(vocab, 256)],
+          ]),
+        );
+        const texts = ['<user>hi\n<tool_call>ls -la</tool_call><tool_result>é ok</tool_result><eos>', 'a<b <eos2> ~\t\u{1F600}x'];
+        const got = runPythonJson(EXPORT_SCRIPTS.hf, [out, '--texts', JSON.stringify(texts)], hfPython).transformers as Record<string, unknown>;
+        expect(got.encoded).toEqual(texts.map((t) => full.encode(t)));
+        expect(got.decoded).toEqual(texts.map((t) => full.decode(full.encode(t))));
+        // The tab and the emoji (and é in the first text) are outside printable ASCII: each is one <unk>, as in Horizon.
+        expect((got.encoded as number[][])[1].filter((id) => id === full.unkId)).toHaveLength(2);
       },
     );
   });
