@@ -24,7 +24,8 @@ const GPU_TESTS = [
   'tests/e2e/trainer.test.ts',
 ];
 const BROWSER_TESTS = ['tests/browser/**/*.test.ts', 'tests/conformance/**/*.test.ts'];
-const CLI_TESTS = ['tests/cli/**/*.test.ts', 'tests/e2e/deno-parity.test.ts'];
+// Tests that run other processes: the CLI, Deno, and PyTorch loading an export.
+const CLI_TESTS = ['tests/cli/**/*.test.ts', 'tests/e2e/deno-parity.test.ts', 'packages/node-runner/src/export/model-export.test.ts'];
 
 export default defineConfig({
   test: {
