@@ -35,6 +35,16 @@
 // every segment takes the rollout's status, the non-final ones marked `compacted` (bootstrap 0),
 // and `tokensAfter` counts the trainable tokens of the later segments. The rollout's samples are
 // returned in segment order where its one sample would be; tool-call counts go on the last.
+//
+// Sub-agents (delegate.ts, branches.ts). A step may start a sub-episode through its StepContext
+// (the delegate tool does): a new episode in its own context, its rows in the same sampler calls,
+// its budget `subAgents`' (it never compacts, nor counts against maxConcurrentEpisodes). Its parent
+// stays busy and waits; a sampler call never waits for a waiting parent (busy-episodes.ts), so the
+// child's rows are not held up by the episode waiting on them. The child's answer (its last action
+// when its environment ended it) resolves the delegate call; a limit, a failure or a cut-off child
+// rejects it, and the tool turns that into an error observation. The child's context stays open until
+// the root is scored, then takes the root's reward and status (branches.ts); the rollout's samples are
+// its root's segments followed by its sub-agents' contexts in branch order.
 
 import type { SpecialToken } from '../tokenizer/char-tokenizer.ts';
 import { childBranch, type FinishedSubAgent, finishSubAgents, type ParentLink, ROOT_BRANCH, subAgentSeed } from './branches.ts';
