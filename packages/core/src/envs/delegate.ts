@@ -52,12 +52,15 @@ export const MAX_SUB_AGENT_DEPTH = 3;
 export const MAX_SUB_AGENTS_PER_ROLLOUT = 255;
 
 export function checkSubAgentLimits(limits: SubAgentLimits, contextLength: number): void {
-  const bounds = { maxDepth: MAX_SUB_AGENT_DEPTH, maxPerRollout: MAX_SUB_AGENTS_PER_ROLLOUT, maxTurns: Infinity, contextLength } as const;
-  for (const key of ['maxDepth', 'maxPerRollout', 'maxTurns', 'contextLength'] as const) {
+  const ranges = { maxDepth: [0, MAX_SUB_AGENT_DEPTH], maxPerRollout: [0, MAX_SUB_AGENTS_PER_ROLLOUT], contextLength: [1, contextLength] } as const;
+  for (const key of ['maxDepth', 'maxPerRollout', 'contextLength'] as const) {
     const v = limits[key];
-    if (v !== undefined && (!Number.isInteger(v) || v < (key === 'maxDepth' || key === 'maxPerRollout' ? 0 : 1) || v > bounds[key]))
-      throw new RangeError(`subAgents.${key} must be an integer from ${key === 'maxTurns' || key === 'contextLength' ? 1 : 0} to ${bounds[key]}, got ${v}`);
+    const [low, high] = ranges[key];
+    if (v !== undefined && (!Number.isInteger(v) || v < low || v > high))
+      throw new RangeError(`subAgents.${key} must be an integer from ${low} to ${high}, got ${v}`);
   }
+  const turns = limits.maxTurns;
+  if (turns !== undefined && (!Number.isInteger(turns) || turns < 1)) throw new RangeError(`subAgents.maxTurns must be a positive integer, got ${turns}`);
 }
 
 /** Why `parent` may not start a sub-agent now (its tree has started `started`), or undefined when it may. */
