@@ -63,6 +63,8 @@ export {
   distinctAdditionProblems,
   makeAdditionProblem,
 } from './envs/addition.ts';
+export { branchOf, isBranch, type ParentLink, ROOT_BRANCH } from './envs/branches.ts';
+export { DELEGATE_TOOL, delegateTool, SUB_AGENT_HEADER, type SubAgentLimits, subAgentEnvironment } from './envs/delegate.ts';
 export {
   type ActionEnding,
   type Environment,
@@ -181,6 +183,7 @@ export {
   segmentOfSample,
   statusLabel,
   type Trace,
+  type TraceBranch,
   type TraceSegment,
   type TraceSegmentInput,
   type TraceSpan,

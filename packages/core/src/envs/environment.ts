@@ -68,6 +68,18 @@ export type StepOutcome =
       toolCall?: { outcome: ToolCallOutcome; outputTruncated: boolean };
     };
 
+/**
+ * Runs a sub-episode of `env` (its reset gives the sub-agent's prompt) in a fresh context; resolves
+ * with the sub-agent's final answer, rejects with one sentence saying why there is none (delegate.ts).
+ */
+export type Delegate = (env: Environment) => Promise<string>;
+
+/** What the runner offers one step besides the action; valid until the step returns. */
+export interface StepContext {
+  /** Starts a sub-agent (delegate.ts); absent where the runner offers none. */
+  delegate?: Delegate;
+}
+
 export interface Environment {
   /** Short name, e.g. "addition". */
   readonly name: string;
@@ -76,7 +88,7 @@ export interface Environment {
   /** Starts an episode; the same seed always gives the same episode. */
   reset(seed: number): MaybePromise<EpisodeStart>;
   /** Applies one action (decoded text, without the end-of-sequence token) and says what happened. */
-  step(action: string, ending: ActionEnding): MaybePromise<StepOutcome>;
+  step(action: string, ending: ActionEnding, context?: StepContext): MaybePromise<StepOutcome>;
   /** Ends the episode and frees what it holds (a sandbox); called once per reset, after the verifier. */
   close(): MaybePromise<void>;
 }

@@ -35,10 +35,23 @@
 // every segment takes the rollout's status, the non-final ones marked `compacted` (bootstrap 0),
 // and `tokensAfter` counts the trainable tokens of the later segments. The rollout's samples are
 // returned in segment order where its one sample would be; tool-call counts go on the last.
+//
+// Sub-agents (delegate.ts, branches.ts). A step may start a sub-episode through its StepContext
+// (the delegate tool does): a new episode in its own context, its rows in the same sampler calls,
+// its budget `subAgents`' (it never compacts, nor counts against maxConcurrentEpisodes). Its parent
+// stays busy and waits; a sampler call never waits for a waiting parent (busy-episodes.ts), so the
+// child's rows are not held up by the episode waiting on them. The child's answer (its last action
+// when its environment ended it) resolves the delegate call; a limit, a failure or a cut-off child
+// rejects it, and the tool turns that into an error observation. The child's context stays open until
+// the root is scored, then takes the root's reward and status (branches.ts); the rollout's samples are
+// its root's segments followed by its sub-agents' contexts in branch order.
 
 import type { SpecialToken } from '../tokenizer/char-tokenizer.ts';
+import { childBranch, type FinishedSubAgent, finishSubAgents, type ParentLink, ROOT_BRANCH, subAgentSeed } from './branches.ts';
+import { BusyEpisodes } from './busy-episodes.ts';
 import { type CompactionOptions, canSummarize, checkCompaction, compactionThreshold } from './compaction.ts';
-import { type ActionEnding, type Environment, type EnvText, type EnvTextPart, type Info, renderEnvText } from './environment.ts';
+import { checkSubAgentLimits, DEFAULT_SUB_AGENT_LIMITS, delegationRefusal, type SubAgentLimits } from './delegate.ts';
+import { type ActionEnding, type Environment, type EnvText, type EnvTextPart, type Info, renderEnvText, type StepContext } from './environment.ts';
 import { actionTokenCount, emptyToolCallCounts, failedSample, type RolloutFailure, type Sample, SampleBuilder, type ToolCallCounts } from './sample.ts';
 
 /** What the runner needs from a tokenizer; CharTokenizer (../tokenizer/char-tokenizer.ts) is one. */
@@ -62,10 +75,12 @@ export interface Generation {
   aborted?: string;
 }
 
-/** Which sequence a sampler row continues: its rollout and its segment (a compacted trajectory's context index). */
+/** Which sequence a sampler row continues: its rollout, its segment (a compacted trajectory's context index) and, for a sub-agent, its branch (branches.ts). */
 export interface RowKey {
   rolloutId: number;
   segment: number;
+  /** Absent for the root context ('0'). */
+  branch?: string;
 }
 
 export interface BatchSampler {
@@ -103,6 +118,8 @@ export interface RolloutLimits {
   gatherMs?: number;
   /** Compact a long trajectory into segments (compaction.ts); absent: never (the default). */
   compaction?: CompactionOptions;
+  /** Bounds on sub-agents (delegate.ts); absent: DEFAULT_SUB_AGENT_LIMITS. Only environments with a delegate tool start any. */
+  subAgents?: SubAgentLimits;
 }
 
 function checkLimits(limits: RolloutLimits): void {
@@ -115,6 +132,7 @@ function checkLimits(limits: RolloutLimits): void {
   const gather = limits.gatherMs;
   if (gather !== undefined && !(Number.isFinite(gather) && gather >= 0)) throw new RangeError(`gatherMs must be a non-negative number, got ${gather}`);
   if (limits.compaction) checkCompaction(limits.compaction, limits.contextLength, limits.maxNewTokens);
+  if (limits.subAgents) checkSubAgentLimits(limits.subAgents, limits.contextLength);
 }
 
 function checkGeneration(g: Generation, budget: number, eosId: number, row: number): void {
@@ -159,32 +177,40 @@ interface Episode {
   actions: number;
   sampledTokens: number;
   toolCalls?: ToolCallCounts;
+  /** Its budget: the rollout's limits for a root, subAgents' for a sub-agent. */
+  maxTurns: number;
+  contextLength: number;
+  /** '0' for a root, '0.k…' for a sub-agent (branches.ts). */
+  branch: string;
+  /** The tree's root (itself for a root): it holds the tree's count and its finished sub-agents. */
+  root: Episode;
+  /** Sub-agents this context has started: the next one is numbered one more. */
+  childrenStarted: number;
+  /** A root's: sub-agents started in its whole tree, and those finished, kept open until its reward is known. */
+  tree: { started: number; finished: FinishedSubAgent[] };
+  /** A sub-agent's: where it was started, and how its answer (or why there is none) goes back to its parent. */
+  child?: { link: ParentLink; parentTrainableAtStart: number; resolve(answer: string): void; reject(error: Error): void };
 }
 
 /** Runs every requested episode to its end and returns one Sample each (one per segment where compaction cut it), in request order. */
 export async function collectRollouts(requests: readonly EpisodeRequest[], codec: TokenCodec, sampler: BatchSampler, limits: RolloutLimits): Promise<Sample[]> {
   checkLimits(limits);
   const { contextLength, maxNewTokens, maxTurns, compaction } = limits;
+  const subAgents = { ...DEFAULT_SUB_AGENT_LIMITS, ...limits.subAgents };
   const maxOpen = limits.maxConcurrentEpisodes ?? Math.max(1, requests.length);
   const gatherMs = limits.gatherMs ?? 0;
   const samples: (Sample | Sample[] | undefined)[] = requests.map(() => undefined);
   const ready = new Map<number, Episode>();
-  const busy = new Map<number, Promise<void>>();
   let open = 0;
   let next = 0;
+  // Sub-agents take indices after the requests'; they do not count against maxOpen (a parent waits on them).
+  let nextChild = requests.length;
   // An error that is no rollout's failure (a prompt longer than the context): it stops the batch.
   let fatal: { error: unknown } | undefined;
-
-  const run = (i: number, work: () => Promise<void>) => {
-    const p: Promise<void> = work()
-      .catch((error: unknown) => {
-        fatal ??= { error };
-      })
-      .finally(() => {
-        if (busy.get(i) === p) busy.delete(i);
-      });
-    busy.set(i, p);
-  };
+  const busy = new BusyEpisodes((error) => {
+    fatal ??= { error };
+  });
+  const run = (i: number, work: () => Promise<void>) => busy.run(i, work);
 
   const closeEnv = async (env: Environment): Promise<RolloutFailure | undefined> => {
     try {
@@ -212,18 +238,37 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
       out[k].tokensAfter = after;
       after += actionTokenCount(out[k]);
     }
-    return out;
+    return [...out, ...finishSubAgents(ep.tree.finished, end, out)];
   };
 
   const fail = async (ep: Episode, failure: RolloutFailure) => {
     const closing = await closeEnv(ep.request.env);
     const message = closing ? `${failure.message}; then ${closing.message}` : failure.message;
+    if (ep.child) return childEnded(ep, { ...failure, message });
     finished(ep.index, finishAll(ep, { status: 'truncated', meta: ep.info, failure: { ...failure, message }, toolCalls: ep.toolCalls }));
+  };
+
+  /** A sub-agent is over: its context waits for the root's reward, and its answer (or why there is none) goes to its parent. */
+  const childEnded = (ep: Episode, failure: RolloutFailure | undefined, status?: 'completed' | 'truncated') => {
+    const child = ep.child as NonNullable<Episode['child']>;
+    ep.root.tree.finished.push({
+      builder: ep.builder,
+      branch: ep.branch,
+      parentTrainableAtStart: child.parentTrainableAtStart,
+      info: ep.info,
+      ...(failure ? { failure } : {}),
+      ...(ep.toolCalls ? { toolCalls: ep.toolCalls } : {}),
+    });
+    const last = ep.builder.turnsSoFar().at(-1);
+    if (failure) child.reject(new Error(`sub-agent ${ep.branch} failed: ${failure.message}`));
+    else if (status === 'completed' && last) child.resolve(last.action);
+    else child.reject(new Error(`sub-agent ${ep.branch} was cut off at its turn or context limit before it gave a final answer`));
   };
 
   /** Scores a finished episode, closes it, and records its sample. */
   const end = async (ep: Episode, status: 'completed' | 'truncated') => {
     const env = ep.request.env;
+    if (ep.child) return childEnded(ep, await closeEnv(env), status);
     let meta: Info = { ...ep.info };
     let failure: RolloutFailure | undefined;
     // With no action token there is nothing to score and nowhere to put a reward; it will not train.
@@ -236,8 +281,10 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
           status,
           info: { ...ep.info },
         });
-        // Every segment's last trainable token gets the outcome (CompactionRL); one segment: as before.
-        for (const b of [...ep.earlier, ep.builder]) if (b.hasTrainableToken) b.addReward(verdict.reward);
+        // Every segment's and every sub-agent's last trainable token gets the outcome (CompactionRL,
+        // branches.ts); one context: as before. A sub-agent that failed itself never trains.
+        const subAgentBuilders = ep.tree.finished.filter((c) => !c.failure).map((c) => c.builder);
+        for (const b of [...ep.earlier, ep.builder, ...subAgentBuilders]) if (b.hasTrainableToken) b.addReward(verdict.reward);
         meta = { ...meta, ...verdict.info };
       } catch (error) {
         failure = { source: 'verifier', message: `${env.verifier.name} verifier failed: ${messageOf(error)}` };
@@ -281,8 +328,8 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
 
   /** The episode takes another action, unless a limit cuts it here or it compacts first. */
   const another = async (ep: Episode) => {
-    if (ep.actions >= maxTurns || ep.builder.length >= contextLength) await end(ep, 'truncated');
-    else if (compaction && ep.segmentActions > 0 && ep.builder.length + maxNewTokens > ep.threshold) {
+    if (ep.actions >= ep.maxTurns || ep.builder.length >= ep.contextLength) await end(ep, 'truncated');
+    else if (compaction && !ep.child && ep.segmentActions > 0 && ep.builder.length + maxNewTokens > ep.threshold) {
       // At its last allowed segment a rollout is cut where it would compact again.
       if (compaction.maxSegments !== undefined && ep.earlier.length + 1 >= compaction.maxSegments) await end(ep, 'truncated');
       else await compact(ep, compaction);
@@ -303,61 +350,115 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
     await nextSegment(ep, summary);
   };
 
+  /**
+   * Resets an episode's environment and makes it ready for its first action. `child`: a sub-agent of
+   * `parent`, whose failure here goes back to its parent instead of being a rollout of its own.
+   */
+  const begin = async (i: number, request: EpisodeRequest, sub?: { parent: Episode; branch: string; child: NonNullable<Episode['child']> }) => {
+    const ids = { seed: request.seed, rolloutId: request.rolloutId, groupId: request.groupId };
+    const budget = sub ? { maxTurns: subAgents.maxTurns ?? maxTurns, contextLength: subAgents.contextLength ?? contextLength } : { maxTurns, contextLength };
+    let prompt: EnvText;
+    let stopStrings: readonly string[];
+    let info: Info;
+    let promptIds: number[];
+    try {
+      const begun = await request.env.reset(request.seed);
+      ({ prompt } = begun);
+      stopStrings = begun.stopStrings ?? [];
+      if (!stopStrings.every((s) => typeof s === 'string' && s.length > 0)) throw new RangeError('its stop strings must be non-empty strings');
+      info = { ...begun.info };
+      promptIds = encodeEnvText(prompt, codec);
+      // A sub-agent's prompt holds the policy's task text: too long is the policy's doing, not a setting's.
+      if (sub && promptIds.length >= budget.contextLength)
+        throw new RangeError(`its prompt has ${promptIds.length} tokens, leaving no room in its context of ${budget.contextLength}`);
+    } catch (error) {
+      const closing = await closeEnv(request.env);
+      const message = `reset(${request.seed}) failed: ${messageOf(error)}${closing ? `; then ${closing.message}` : ''}`;
+      if (sub) sub.child.reject(new Error(`sub-agent ${sub.branch} could not start: ${message}`));
+      else finished(i, failedSample(ids, { source: 'environment', message }));
+      return;
+    }
+    if (promptIds.length >= contextLength)
+      throw new RangeError(`the prompt of seed ${request.seed} has ${promptIds.length} tokens, leaving no room in a context of ${contextLength}`);
+    const context = sub ? { branch: sub.branch, parent: sub.child.link } : {};
+    const ep: Episode = {
+      index: i,
+      request,
+      builder: new SampleBuilder(ids, renderEnvText(prompt), promptIds, context),
+      earlier: [],
+      promptIds,
+      stopStrings,
+      threshold: compaction && !sub ? compactionThreshold(request.seed, compaction) : Number.POSITIVE_INFINITY,
+      segmentActions: 0,
+      summarizing: false,
+      steps: [],
+      stepStart: 0,
+      info,
+      actions: 0,
+      sampledTokens: 0,
+      ...budget,
+      branch: sub?.branch ?? ROOT_BRANCH,
+      root: undefined as unknown as Episode,
+      childrenStarted: 0,
+      tree: { started: 0, finished: [] },
+      ...(sub ? { child: sub.child } : {}),
+    };
+    ep.root = sub ? sub.parent.root : ep;
+    ready.set(i, ep);
+  };
+
   const start = (i: number) => {
     open++;
-    run(i, async () => {
-      const request = requests[i];
-      const ids = { seed: request.seed, rolloutId: request.rolloutId, groupId: request.groupId };
-      let prompt: EnvText;
-      let stopStrings: readonly string[];
-      let info: Info;
-      let promptIds: number[];
-      try {
-        const begun = await request.env.reset(request.seed);
-        ({ prompt } = begun);
-        stopStrings = begun.stopStrings ?? [];
-        if (!stopStrings.every((s) => typeof s === 'string' && s.length > 0)) throw new RangeError('its stop strings must be non-empty strings');
-        info = { ...begun.info };
-        promptIds = encodeEnvText(prompt, codec);
-      } catch (error) {
-        const closing = await closeEnv(request.env);
-        const message = `reset(${request.seed}) failed: ${messageOf(error)}${closing ? `; then ${closing.message}` : ''}`;
-        finished(i, failedSample(ids, { source: 'environment', message }));
-        return;
-      }
-      if (promptIds.length >= contextLength)
-        throw new RangeError(`the prompt of seed ${request.seed} has ${promptIds.length} tokens, leaving no room in a context of ${contextLength}`);
-      const builder = new SampleBuilder(ids, renderEnvText(prompt), promptIds);
-      ready.set(i, {
-        index: i,
-        request,
-        builder,
-        earlier: [],
-        promptIds,
-        stopStrings,
-        threshold: compaction ? compactionThreshold(request.seed, compaction) : Number.POSITIVE_INFINITY,
-        segmentActions: 0,
-        summarizing: false,
-        steps: [],
-        stepStart: 0,
-        info,
-        actions: 0,
-        sampledTokens: 0,
-      });
+    run(i, () => begin(i, requests[i]));
+  };
+
+  /**
+   * What `parent`'s delegate tool calls: a sub-agent in a fresh context, its seed the root's mixed
+   * with its branch (a replay resets it the same way). Past a limit: a rejection, which the tool
+   * turns into an error observation.
+   */
+  const delegate = (parent: Episode, env: Environment): Promise<string> => {
+    const root = parent.root;
+    const refusal = delegationRefusal(parent.branch, root.tree.started, subAgents);
+    if (refusal) return Promise.reject(new Error(refusal));
+    root.tree.started++;
+    const branch = childBranch(parent.branch, ++parent.childrenStarted);
+    const link: ParentLink = { branch: parent.branch, segmentIndex: parent.earlier.length, turn: parent.builder.turnsSoFar().length };
+    const request: EpisodeRequest = { env, seed: subAgentSeed(root.request.seed, branch), rolloutId: root.request.rolloutId, groupId: root.request.groupId };
+    const answer = new Promise<string>((resolve, reject) => {
+      const i = nextChild++;
+      const child = { link, parentTrainableAtStart: parent.builder.trainableCount, resolve, reject };
+      run(i, () => begin(i, request, { parent, branch, child }));
     });
+    return busy.waitingOn(parent.index, answer);
   };
 
   const step = async (ep: Episode, action: string, ending: ActionEnding) => {
     let outcome: Awaited<ReturnType<Environment['step']>>;
     let observation: number[] | undefined;
+    // Sub-agents started in this step; the step is over only once they are (the environment may not await them).
+    const children: Promise<unknown>[] = [];
+    let during = true;
+    const context: StepContext = {
+      delegate: (env) => {
+        if (!during) return Promise.reject(new Error('a sub-agent can only be started during the step that asks for it'));
+        const answer = delegate(ep, env);
+        children.push(answer.catch(() => undefined));
+        return answer;
+      },
+    };
     try {
-      outcome = await ep.request.env.step(action, ending);
+      outcome = await ep.request.env.step(action, ending, context);
+      during = false;
+      if (children.length > 0) await busy.waitingOn(ep.index, Promise.all(children));
       if (outcome.info) Object.assign(ep.info, outcome.info);
       if (!outcome.done) {
         if (outcome.observation === undefined) throw new RangeError('it returned neither done nor an observation');
         observation = encodeEnvText(outcome.observation, codec);
       }
     } catch (error) {
+      during = false;
+      if (children.length > 0) await busy.waitingOn(ep.index, Promise.all(children));
       await fail(ep, { source: 'environment', message: `step failed: ${messageOf(error)}` });
       return;
     }
@@ -369,7 +470,7 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
       if (outcome.toolCall.outputTruncated) counts.outputTruncated++;
     }
     // An observation that does not fit ends the episode here; its tokens would be untrainable anyway.
-    if (observation === undefined || ep.builder.length + observation.length >= contextLength) return end(ep, 'truncated');
+    if (observation === undefined || ep.builder.length + observation.length >= ep.contextLength) return end(ep, 'truncated');
     ep.builder.addObservation(observation, renderEnvText(outcome.observation), outcome.kind ?? 'observation');
     ep.steps.push(ep.builder.context().slice(ep.stepStart));
     await another(ep);
@@ -380,19 +481,20 @@ export async function collectRollouts(requests: readonly EpisodeRequest[], codec
     for (;;) {
       while (open < maxOpen && next < requests.length) start(next++);
       if (fatal || busy.size === 0) break;
-      if (ready.size === 0) await Promise.race(busy.values());
-      else if (!(await settlesWithin(Promise.all(busy.values()), gatherMs))) break;
+      if (ready.size === 0) await busy.any();
+      // Only episodes waiting on sub-agents are busy: the call goes now (their children are in it).
+      else if (!busy.anyActive || !(await settlesWithin(busy.settled(), gatherMs))) break;
     }
     if (fatal) throw fatal.error;
     if (ready.size === 0) break;
     const rows = [...ready.keys()].sort((a, b) => a - b).map((i) => ready.get(i) as Episode);
     ready.clear();
-    const budgets = rows.map((ep) => Math.min(ep.summarizing ? (compaction?.summaryTokens ?? 0) : maxNewTokens, contextLength - ep.builder.length));
+    const budgets = rows.map((ep) => Math.min(ep.summarizing ? (compaction?.summaryTokens ?? 0) : maxNewTokens, ep.contextLength - ep.builder.length));
     const generations = await sampler.generate(
       rows.map((ep) => ep.builder.context()),
       budgets,
       rows.map((ep) => (ep.summarizing ? SUMMARY_STOP : ep.stopStrings)),
-      rows.map((ep) => ({ rolloutId: ep.request.rolloutId, segment: ep.earlier.length })),
+      rows.map((ep) => ({ rolloutId: ep.request.rolloutId, segment: ep.earlier.length, ...(ep.child ? { branch: ep.branch } : {}) })),
     );
     if (generations.length !== rows.length) throw new RangeError(`the sampler returned ${generations.length} generations for ${rows.length} contexts`);
     for (const [k, ep] of rows.entries()) {

@@ -17,6 +17,7 @@
 // token when the policy ended the episode, never an observation token (docs/algorithms/README.md §1). The model predicts
 // tokens[t] from position t − 1; the trainer shifts, this record does not.
 
+import type { ParentLink } from './branches.ts';
 import type { ActionEnding, JsonValue, ToolCallOutcome } from './environment.ts';
 import { type RolloutStatus, STATUS_RULES } from './rollout-status.ts';
 
@@ -37,6 +38,7 @@ export type TokenKind = (typeof TOKEN_KINDS)[number];
 export const KIND_CODE = Object.fromEntries(TOKEN_KINDS.map((k, i) => [k, i])) as Record<TokenKind, number>;
 /** Kinds the policy sampled in this context: the only ones a policy loss trains on. */
 export const TRAINABLE_KINDS: readonly TokenKind[] = ['action', 'summary'];
+const TRAINABLE_CODES: ReadonlySet<number> = new Set(TRAINABLE_KINDS.map((k) => KIND_CODE[k]));
 /** Kinds the environment wrote after the prompt (the observation mask). */
 export const ENVIRONMENT_KINDS: readonly TokenKind[] = ['observation', 'user', 'fabricated'];
 export type ActionKind = 'action' | 'summary';
@@ -120,6 +122,14 @@ export interface Sample {
   /** Segment index within the rollout and the trainable tokens after it (CompactionRL discount, docs/algorithms/ppo-gae.md §2.5). */
   segmentIndex: number;
   tokensAfter: number;
+  /**
+   * A sub-agent's context (delegate.ts, branches.ts): its branch ('0.1' is the root's first
+   * sub-agent) and where it was started. Absent on a root context (branch '0'). A sub-agent's sample
+   * is neither done nor truncated: like a non-final segment it trains with bootstrap 0 and the
+   * discount (γλ)^tokensAfter, its status the root's.
+   */
+  branch?: string;
+  parent?: ParentLink;
   prompt: string;
   turns: Turn[];
   /** Diagnostics of the last step (environment `info`) and anything the trainer adds. */
@@ -136,6 +146,9 @@ export interface ContextOptions {
   carried?: readonly number[];
   /** Segment index within the rollout (0 for a trajectory's first context). */
   segmentIndex?: number;
+  /** A sub-agent's context: its branch and where its parent started it (branches.ts). */
+  branch?: string;
+  parent?: ParentLink;
 }
 
 /** Builds a Sample turn by turn; the episode runner drives it. */
@@ -156,6 +169,7 @@ export class SampleBuilder {
     private readonly options: ContextOptions = {},
   ) {
     if (promptIds.length === 0) throw new RangeError('a prompt must have at least one token');
+    if ((options.parent === undefined) !== (options.branch === undefined)) throw new RangeError('a sub-agent context needs both its branch and its parent');
     this.push(promptIds, 'prompt');
     this.push(options.carried ?? [], 'context');
     this.responseStart = this.tokens.length;
@@ -168,6 +182,13 @@ export class SampleBuilder {
   /** Whether the policy has written a trainable token here: where a reward can go. */
   get hasTrainableToken(): boolean {
     return this.lastActionEnd >= 0;
+  }
+
+  /** Trainable tokens so far (where a sub-agent starts, what its tokensAfter counts from). */
+  get trainableCount(): number {
+    let n = 0;
+    for (const k of this.kinds) if (TRAINABLE_CODES.has(k)) n++;
+    return n;
   }
 
   /** The turns so far, copied (what a verifier reads before the sample is finished). */
@@ -231,6 +252,8 @@ export class SampleBuilder {
     const tokensAfter = end.tokensAfter ?? 0;
     if (!Number.isInteger(tokensAfter) || tokensAfter < 0) throw new RangeError(`tokensAfter must be a non-negative integer, got ${tokensAfter}`);
     const compacted = end.compacted === true;
+    // A sub-agent's context ends at its answer but its future is its parent's: neither done nor truncated.
+    const continues = compacted || this.options.parent !== undefined;
     return {
       tokens: [...this.tokens],
       responseStart: this.responseStart,
@@ -241,14 +264,15 @@ export class SampleBuilder {
       stepRewards: [...this.rewards],
       reward: this.rewards.reduce((s, r) => s + r.value, 0),
       status,
-      done: !compacted && status === 'completed',
-      truncated: !compacted && status !== 'completed',
+      done: !continues && status === 'completed',
+      truncated: !continues && status !== 'completed',
       ...(compacted ? { compacted: true as const } : {}),
       seed: this.ids.seed,
       rolloutId: this.ids.rolloutId,
       groupId: this.ids.groupId,
       segmentIndex: this.options.segmentIndex ?? 0,
       tokensAfter,
+      ...(this.options.parent && this.options.branch ? { branch: this.options.branch, parent: { ...this.options.parent } } : {}),
       prompt: this.promptText,
       turns: this.turns.map((t) => ({ ...t })),
       meta: end.meta ?? {},
@@ -375,8 +399,9 @@ export function packSamples(samples: readonly Sample[], T: number, padId: number
     batch.rolloutLogprobs.set(s.rolloutLogprobs, row);
     batch.lengths[b] = L;
     batch.responseStart[b] = s.responseStart;
-    // A compacted segment has no bootstrap value: its future is the next segment, reached through tokensAfter.
-    batch.terminal[b] = s.compacted || STATUS_RULES[s.status].terminal ? 1 : 0;
+    // A compacted segment has no bootstrap value: its future is the next segment, reached through
+    // tokensAfter; a sub-agent's likewise is its parent's (branches.ts).
+    batch.terminal[b] = s.compacted || s.parent || STATUS_RULES[s.status].terminal ? 1 : 0;
     batch.rolloutIds[b] = s.rolloutId;
     batch.groupIds[b] = s.groupId;
     batch.segmentIndex[b] = s.segmentIndex;

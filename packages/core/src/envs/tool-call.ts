@@ -187,9 +187,12 @@ export async function runToolCall<S>(
   const { tool } = call;
   const ctx: ToolContext<S> = { ...context, deadline: performance.now() + timeoutMs };
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const overrun = new Promise<typeof OVERRUN>((resolve) => {
-    timer = setTimeout(() => resolve(OVERRUN), timeoutMs);
-  });
+  // No timer for an unlimited tool: setTimeout would fire an infinite delay at once.
+  const overrun = Number.isFinite(timeoutMs)
+    ? new Promise<typeof OVERRUN>((resolve) => {
+        timer = setTimeout(() => resolve(OVERRUN), timeoutMs);
+      })
+    : new Promise<typeof OVERRUN>(() => {});
   let result: Awaited<ReturnType<Tool<S>['run']>> | typeof OVERRUN;
   try {
     result = await Promise.race([Promise.resolve().then(() => tool.run(call.args, ctx)), overrun]);

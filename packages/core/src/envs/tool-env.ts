@@ -6,7 +6,7 @@
 // This is the multi-turn loop of ReAct-style agents (arXiv:2210.03629) with the tool schema of
 // function calling; the sandbox type is the environment's own, so this file knows nothing of it.
 
-import type { ActionEnding, Environment, EnvText, EpisodeStart, Info, MaybePromise, StepOutcome } from './environment.ts';
+import type { ActionEnding, Environment, EnvText, EpisodeStart, Info, MaybePromise, StepContext, StepOutcome } from './environment.ts';
 import type { EpisodeState, Tool } from './tool.ts';
 import {
   extractToolCall,
@@ -76,7 +76,7 @@ export class ToolEnvironment<S> implements Environment {
     return { prompt: task.prompt, stopStrings: [TOOL_CALL_CLOSE], info: { ...task.info } };
   }
 
-  async step(action: string, ending: ActionEnding): Promise<StepOutcome> {
+  async step(action: string, ending: ActionEnding, context: StepContext = {}): Promise<StepOutcome> {
     const episode = this.episode;
     if (!episode) throw new Error(`${this.name}: step before reset (or after close)`);
     episode.state.turn++;
@@ -89,7 +89,12 @@ export class ToolEnvironment<S> implements Environment {
       result =
         'outcome' in parsed
           ? failedCall(parsed, this.output)
-          : await runToolCall(parsed, { sandbox: episode.sandbox, episode: episode.state }, this.timeoutMs, this.output);
+          : await runToolCall(
+              parsed,
+              { sandbox: episode.sandbox, episode: episode.state, ...(context.delegate ? { delegate: context.delegate } : {}) },
+              parsed.tool.timeoutMs ?? this.timeoutMs,
+              this.output,
+            );
     }
     if (result.info) Object.assign(episode.state.info, result.info);
     return {

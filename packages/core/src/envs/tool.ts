@@ -6,7 +6,7 @@
 // episode's sandbox (its type is the environment's own, `S`), the episode's state, and a deadline.
 
 import { z } from 'zod';
-import type { Info, JsonValue, MaybePromise } from './environment.ts';
+import type { Delegate, Info, JsonValue, MaybePromise } from './environment.ts';
 
 /** What an episode's tools share: readable and writable by every tool call, and by the verifier through the trajectory's info. */
 export interface EpisodeState {
@@ -23,6 +23,8 @@ export interface ToolContext<S> {
   episode: EpisodeState;
   /** When the call must have returned, in milliseconds on the `performance.now()` clock; past it the call is abandoned as a timeout. */
   deadline: number;
+  /** Starts a sub-agent (delegate.ts), where the runner offers one to this step. */
+  delegate?: Delegate;
 }
 
 /** Text for the context, and optionally structured info added to the episode's info. */
@@ -37,6 +39,8 @@ export interface Tool<S, P extends ToolParameters = ToolParameters> {
   /** One sentence: what it does, for the prompt and the schema. */
   readonly description: string;
   readonly parameters: P;
+  /** How long one call may run, overriding the environment's; Infinity: no limit (the delegate tool, bounded by the sub-agent's budget). */
+  readonly timeoutMs?: number;
   run(args: z.infer<P>, ctx: ToolContext<S>): MaybePromise<ToolOutput>;
 }
 

@@ -4,11 +4,13 @@
 // in a terminal and the web UI's completions table draws it; both read this one model, so a trace
 // looks the same in either. The spans follow the token kinds (sample.ts), never the turn texts: the
 // kinds say what the context held and what trained, which is what a reader of a trace must see
-// (slime's loss_mask, THUDM/slime `Sample.loss_mask`). Left out: parent/child links between
-// trajectories (a Sample has no parent to link to yet) and any per-token number (each front end
-// shades tokens by its own channel).
+// (slime's loss_mask, THUDM/slime `Sample.loss_mask`). A rollout with sub-agents (delegate.ts) is a
+// tree: the root's segments are `segments`, each sub-agent's context is a `branch` linked to the
+// delegate call that started it (that action span names the branch), so a front end can draw the
+// child under the call. Left out: any per-token number (each front end shades tokens by its own channel).
 
 import { KIND_LETTERS, type SampleRecord } from '../metrics/jsonl.ts';
+import { branchOf, compareBranches, type ParentLink, ROOT_BRANCH } from './branches.ts';
 import type { ActionEnding } from './environment.ts';
 import type { RolloutStatus } from './rollout-status.ts';
 import { type RolloutFailure, type Sample, TOKEN_KINDS, type TokenKind, TRAINABLE_KINDS, type Turn } from './sample.ts';
@@ -34,6 +36,9 @@ export interface TraceSegmentInput {
   compacted?: boolean;
   tokensAfter?: number;
   failure?: RolloutFailure;
+  /** A sub-agent's context: its branch ('0.1') and where it was started (branches.ts). Absent on the root's. */
+  branch?: string;
+  parent?: ParentLink;
 }
 
 /** A tool call as the action wrote it: the tool's name and its positional arguments as text (tool-call.ts). */
@@ -62,6 +67,8 @@ export interface TraceSpan {
   continuedIn?: number;
   /** Context spans after the first segment: the index of the segment the carried tokens come from. */
   carriedFrom?: number;
+  /** Action spans whose delegate call started a sub-agent: its branch (Trace.branches). */
+  delegatedTo?: string;
 }
 
 export interface TraceSegment {
@@ -80,6 +87,17 @@ export interface TraceSegment {
   tokensAfter?: number;
 }
 
+/** One sub-agent's context, drawn under the delegate call that started it. */
+export interface TraceBranch {
+  /** '0.1', '0.1.2', … (branches.ts). */
+  branch: string;
+  parent: ParentLink;
+  /** Its context (a sub-agent does not compact: one segment, index 0). */
+  segment: TraceSegment;
+  turns: number;
+  failure?: RolloutFailure;
+}
+
 export interface Trace {
   rolloutId: number;
   groupId: number;
@@ -95,6 +113,8 @@ export interface Trace {
   status?: RolloutStatus;
   done: boolean;
   failure?: RolloutFailure;
+  /** The sub-agents' contexts in tree order (a parent before its children); empty without sub-agents. */
+  branches: TraceBranch[];
 }
 
 /** A Sample as a trace segment; `pieceOf` decodes one token id. */
@@ -113,6 +133,7 @@ export function segmentOfSample(sample: Sample, pieceOf: (id: number) => string)
     ...(sample.compacted ? { compacted: true } : {}),
     tokensAfter: sample.tokensAfter,
     ...(sample.failure ? { failure: sample.failure } : {}),
+    ...(sample.parent && sample.branch ? { branch: sample.branch, parent: sample.parent } : {}),
   };
 }
 
@@ -147,6 +168,7 @@ export function segmentOfRecord(record: SampleRecord): TraceSegmentInput {
     ...(record.compacted ? { compacted: true } : {}),
     ...(record.tokensAfter !== undefined ? { tokensAfter: record.tokensAfter } : {}),
     ...(record.failure ? { failure: record.failure } : {}),
+    ...(record.parent && record.branch ? { branch: record.branch, parent: record.parent } : {}),
   };
 }
 
@@ -203,14 +225,16 @@ function turnCount(spans: readonly TraceSpan[]): number {
   return spans.filter((s) => !s.masked).length;
 }
 
-/** One rollout's trace from its segments (any order; all must share one rolloutId). */
+/** One rollout's trace from its segments and its sub-agents' contexts (any order; all must share one rolloutId). */
 export function traceOf(inputs: readonly TraceSegmentInput[]): Trace {
   if (inputs.length === 0) throw new RangeError('a trace needs at least one segment');
   const { rolloutId, groupId, seed } = inputs[0];
-  const order = inputs.map((input, i) => {
+  for (const input of inputs)
     if (input.rolloutId !== rolloutId) throw new RangeError(`segments of rollouts ${rolloutId} and ${input.rolloutId} cannot form one trace`);
-    return { input, i, index: input.segmentIndex ?? i };
-  });
+  const isRoot = (input: TraceSegmentInput) => (input.branch ?? ROOT_BRANCH) === ROOT_BRANCH;
+  const rootInputs = inputs.flatMap((input, i) => (isRoot(input) ? [{ input, i }] : []));
+  if (rootInputs.length === 0) throw new RangeError(`rollout ${rolloutId} has sub-agent contexts but no root context`);
+  const order = rootInputs.map(({ input, i }) => ({ input, i, index: input.segmentIndex ?? i }));
   order.sort((a, b) => a.index - b.index || a.i - b.i);
   for (let k = 1; k < order.length; k++)
     if (order[k].index === order[k - 1].index) throw new RangeError(`rollout ${rolloutId} has two segments with index ${order[k].index}`);
@@ -241,6 +265,7 @@ export function traceOf(inputs: readonly TraceSegmentInput[]): Trace {
   }
   const last = segments[segments.length - 1];
   const failure = order.map(({ input }) => input.failure).find((f) => f !== undefined);
+  const branches = branchesOf(inputs, segments);
   return {
     rolloutId,
     groupId,
@@ -252,7 +277,40 @@ export function traceOf(inputs: readonly TraceSegmentInput[]): Trace {
     ...(last.status ? { status: last.status } : {}),
     done: last.done,
     ...(failure ? { failure } : {}),
+    branches,
   };
+}
+
+/** The sub-agents' contexts in tree order, each delegate call's action span marked with the branch it started. */
+function branchesOf(inputs: readonly TraceSegmentInput[], rootSegments: readonly TraceSegment[]): TraceBranch[] {
+  const children = inputs
+    .map((input, i) => ({ input, i }))
+    .filter(({ input }) => input.branch !== undefined && input.branch !== ROOT_BRANCH && input.parent)
+    .sort((a, b) => compareBranches(branchOf(a.input), branchOf(b.input)));
+  const branches: TraceBranch[] = [];
+  const contexts = new Map<string, readonly TraceSegment[]>([[ROOT_BRANCH, rootSegments]]);
+  for (const { input, i } of children) {
+    const spans = spansOf(input, 0);
+    const segment: TraceSegment = {
+      index: 0,
+      input: i,
+      spans,
+      pieces: input.pieces,
+      reward: input.reward,
+      done: input.done,
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.tokensAfter !== undefined ? { tokensAfter: input.tokensAfter } : {}),
+    };
+    const branch = branchOf(input);
+    const parent = input.parent as ParentLink;
+    branches.push({ branch, parent, segment, turns: turnCount(spans), ...(input.failure ? { failure: input.failure } : {}) });
+    contexts.set(branch, [segment]);
+    // The parent's action of that turn (its turn-th trainable run in that segment) started it; a parent not logged is left unmarked.
+    const parentSegment = contexts.get(parent.branch)?.find((s) => s.index === parent.segmentIndex);
+    const call = parentSegment?.spans.filter((s) => !s.masked)[parent.turn - 1];
+    if (call?.kind === 'action') call.delegatedTo = branch;
+  }
+  return branches;
 }
 
 /** Items grouped by `keyOf` (e.g. a rollout's id), groups in order of first appearance. */

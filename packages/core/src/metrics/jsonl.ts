@@ -12,6 +12,7 @@
 // JSON has no NaN or Infinity; they are written as the strings "NaN", "Infinity", "-Infinity" and
 // read back as numbers, because a NaN loss is exactly what a log must not lose.
 
+import type { ParentLink } from '../envs/branches.ts';
 import type { RolloutStatus } from '../envs/rollout-status.ts';
 import { type RolloutFailure, type Sample, TOKEN_KINDS, type TokenKind, type Turn } from '../envs/sample.ts';
 import { InputError } from '../errors.ts';
@@ -156,6 +157,9 @@ export interface SampleRecord {
   compacted?: true;
   tokensAfter?: number;
   failure?: RolloutFailure;
+  /** A sub-agent's context (Sample.branch, Sample.parent): present on those only, a root's record has neither. */
+  branch?: string;
+  parent?: ParentLink;
   tokens: number[];
   /** Decoded text of each token, for the strip. */
   pieces?: string[];
@@ -203,6 +207,7 @@ export function sampleRecord(
     ...(sample.compacted ? { compacted: true as const } : {}),
     tokensAfter: sample.tokensAfter,
     ...(sample.failure ? { failure: { ...sample.failure } } : {}),
+    ...(sample.parent && sample.branch ? { branch: sample.branch, parent: { ...sample.parent } } : {}),
     tokens: sample.tokens,
     roles,
     kinds: Array.from(sample.tokenKinds, (code) => KIND_LETTERS[TOKEN_KINDS[code]]).join(''),

@@ -4,7 +4,8 @@
 // Stops are per row: one episode's "</tool_call>" must not cut another's answer short.
 //
 // Noise: with row keys (the episode runner always passes them), a draw's Philox key is (seed, stream)
-// and its counter (the position it fills, rollout id, segment) (model/generate.ts,
+// and its counter (the position it fills, rollout id, segment — a sub-agent's segment word names its
+// branch too, envs/branches.ts) (model/generate.ts,
 // kernels/src/sampling): a rollout's tokens depend on the run seed, the iteration (reseed), the
 // rollout and the token's position — not on which call or row it was sampled in, so episodes whose
 // tools return at different times replay exactly (envs/episode.ts). Without keys a call draws under
@@ -15,6 +16,7 @@
 // belong to the weights that wrote them; `reseed` starts a collection, after which the policy may
 // have been updated (or a past policy swapped in), so it makes the Generator forget them.
 
+import { ROOT_BRANCH, samplerSegmentWord } from '../envs/branches.ts';
 import type { ActionEnding } from '../envs/environment.ts';
 import type { BatchSampler, Generation, RowKey, TokenCodec } from '../envs/episode.ts';
 import { mixSeed } from '../envs/seeds.ts';
@@ -55,7 +57,9 @@ export class GpuSampler implements BatchSampler {
     const rows = await this.generator.generate(contexts, budgets, {
       temperature: this.settings.temperature,
       topK: this.settings.topK,
-      ...(keys ? { seed: this.seed, keys: keys.map((k) => [k.rolloutId, k.segment] as const) } : { seed: mixSeed(this.seed, this.calls++) }),
+      ...(keys
+        ? { seed: this.seed, keys: keys.map((k) => [k.rolloutId, samplerSegmentWord(k.branch ?? ROOT_BRANCH, k.segment)] as const) }
+        : { seed: mixSeed(this.seed, this.calls++) }),
       stream: this.stream,
     });
     return rows.map((row, b) => cutAction(row.ids, row.logprobs, this.codec, stopStrings[b]));

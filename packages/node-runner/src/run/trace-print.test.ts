@@ -60,6 +60,33 @@ describe('trace printing', () => {
     ]);
   });
 
+  it('prints a sub-agent indented under the delegate call that started it', () => {
+    const root = new SampleBuilder({ seed: 1, rolloutId: 2, groupId: 0 }, 'go', chars('go'));
+    const call = '<tool_call>delegate add 1 2</tool_call>';
+    root.addAction(
+      chars(call),
+      chars(call).map(() => -1),
+      call,
+      'stop',
+    );
+    root.addObservation(chars('3'), '3');
+    root.addAction(chars('3'), [-1], '3', 'eos');
+    const child = new SampleBuilder({ seed: 9, rolloutId: 2, groupId: 0 }, 'Sub-task: add 1 2', chars('Sub-task: add 1 2'), {
+      branch: '0.1',
+      parent: { branch: '0', segmentIndex: 0, turn: 1 },
+    });
+    child.addAction(chars('3'), [-1], '3', 'eos');
+    const traced = traceOf([root.finish({ status: 'completed' }), child.finish({ status: 'completed' })].map((s) => segmentOfSample(s, decode)));
+    const lines = traceLines(traced, { width: 80, color: false });
+    const at = lines.findIndex((l) => l.includes('[delegate add 1 2]'));
+    expect(lines.slice(at + 1, at + 4)).toEqual([
+      '      ── sub-agent 0.1 · 18 tokens · completed ──',
+      '      prompt          Sub-task: add 1 2',
+      '      turn 1          3',
+    ]);
+    expect(lines[at + 4]).toBe('    observation   3');
+  });
+
   it('in colour the tool name is highlighted and the observation dimmed', () => {
     const lines = traceLines(trace(), { width: 80, color: true });
     expect(lines[3]).toBe('    tool call     \x1b[1;36msh\x1b[0m\x1b[1m ls\x1b[0m');

@@ -2,7 +2,8 @@
 // shaded by a per-token number (token-shading.ts) with its tool call highlighted underneath; the
 // observation, user or fabricated text that followed dimmed and cut to the terminal's width with a
 // count of what was cut; a compaction summary and the context carried into the next segment marked;
-// a `segment k/n` header per context; the status and reward last. Without colour every mark is a word,
+// a `segment k/n` header per context; a sub-agent's context indented under the delegate call that
+// started it, with a `sub-agent 0.1` header; the status and reward last. Without colour every mark is a word,
 // so the trace reads the same piped into a file. The policy's own tokens are never cut: they are
 // what the reader came to see.
 
@@ -122,6 +123,17 @@ export function traceHeader(trace: Trace, color: boolean): string {
   return `${glyph} ${color ? `${BOLD}${parts.join(' · ')}${RESET}` : parts.join(' · ')}`;
 }
 
+/** The sub-agent a delegate call started, indented under it, and its own sub-agents under their calls. */
+function branchLines(trace: Trace, span: TraceSpan, options: TracePrintOptions): string[] {
+  const branch = span.delegatedTo === undefined ? undefined : trace.branches.find((b) => b.branch === span.delegatedTo);
+  if (!branch) return [];
+  const { segment } = branch;
+  const head = `── sub-agent ${branch.branch} · ${segment.pieces.length} tokens · ${statusLabel(segment)}${branch.failure ? ` · ${branch.failure.message}` : ''} ──`;
+  const lines = [`  ${options.color ? `${MARK}${head}${RESET}` : head}`];
+  for (const s of segment.spans) lines.push(...spanLines(segment, s, options), ...branchLines(trace, s, options));
+  return lines.map((line) => `    ${line}`);
+}
+
 /** Every line of one trace, header first, then each segment's spans. */
 export function traceLines(trace: Trace, options: TracePrintOptions): string[] {
   const lines = [traceHeader(trace, options.color)];
@@ -131,7 +143,7 @@ export function traceLines(trace: Trace, options: TracePrintOptions): string[] {
       const head = `── segment ${segment.index + 1}/${trace.segmentCount} · ${tokens} tokens · ${statusLabel(segment)} ──`;
       lines.push(`  ${options.color ? `${MARK}${head}${RESET}` : head}`);
     }
-    for (const span of segment.spans) lines.push(...spanLines(segment, span, options));
+    for (const span of segment.spans) lines.push(...spanLines(segment, span, options), ...branchLines(trace, span, options));
   }
   if (trace.failure) {
     const why = `${trace.failure.source}: ${trace.failure.message}`;

@@ -81,6 +81,16 @@ describe('replay parsing', () => {
     expect(parseSamplesLog(`${good}{"phase":`).tornTail).toBe(true);
   });
 
+  it('reads a sub-agent context with its branch and parent, and refuses one whose tree fields disagree', () => {
+    const child = { ...sample, branch: '0.1', parent: { branch: '0', segmentIndex: 0, turn: 1 } };
+    expect(parseSamplesLog(formatSampleLine(sample) + formatSampleLine(child)).samples.map((s) => s.branch)).toEqual([undefined, '0.1']);
+    expect(() => parseSamplesLog(formatSampleLine({ ...child, parent: undefined }))).toThrow(/has a branch without a parent/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...child, branch: '0' }))).toThrow(/has branch "0", expected a sub-agent's like "0.1"/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...child, branch: '0.x' }))).toThrow(/has branch "0.x"/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...child, parent: { branch: '0', segmentIndex: 0, turn: 0 } }))).toThrow(/has a parent that is not/);
+    expect(() => parseSamplesLog(formatSampleLine({ ...child, branch: '0.1.2' }))).toThrow(/has branch 0.1.2 whose parent is given as 0/);
+  });
+
   it('skips a damaged line in the middle and names it; refuses a file that is mostly damage', () => {
     const lines = metricsText.split('\n');
     const damaged = [lines[0], '{"kind":"metr', lines[1], lines[2], ''].join('\n');

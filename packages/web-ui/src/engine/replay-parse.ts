@@ -6,7 +6,7 @@
 // refused. Which file is which is read from the content first, then the name, so swapped names
 // still open, with a remark.
 
-import { InputError, type MetricsLog, PHASES, parseMetricsLog, ROLLOUT_STATUSES, type SampleRecord } from '@horizon/core';
+import { InputError, isBranch, type MetricsLog, PHASES, parseMetricsLog, ROLLOUT_STATUSES, ROOT_BRANCH, type SampleRecord } from '@horizon/core';
 import type { ReplaySample } from './api.ts';
 
 export interface SamplesLog {
@@ -48,6 +48,16 @@ function sampleProblem(json: Record<string, unknown>): string | undefined {
   for (const key of ['segmentIndex', 'tokensAfter'] as const)
     if (json[key] !== undefined && !isCount(json[key])) return `has ${key} ${JSON.stringify(json[key])}, expected a non-negative integer`;
   if (json.compacted !== undefined && json.compacted !== true) return `has compacted ${JSON.stringify(json.compacted)}, expected true or nothing`;
+  if ((json.branch === undefined) !== (json.parent === undefined))
+    return 'has a branch without a parent or a parent without a branch (a sub-agent context has both)';
+  if (json.branch !== undefined) {
+    if (!isBranch(json.branch) || json.branch === ROOT_BRANCH) return `has branch ${JSON.stringify(json.branch)}, expected a sub-agent's like "0.1"`;
+    const p = json.parent as Record<string, unknown> | null;
+    if (typeof p !== 'object' || p === null || !isBranch(p.branch) || !isCount(p.segmentIndex) || !isCount(p.turn) || p.turn < 1)
+      return 'has a parent that is not {branch, segmentIndex, turn ≥ 1}';
+    if (!json.branch.startsWith(`${p.branch}.`) || json.branch.split('.').length !== p.branch.split('.').length + 1)
+      return `has branch ${json.branch} whose parent is given as ${p.branch}`;
+  }
   if (json.failure !== undefined) {
     const f = json.failure as Record<string, unknown> | null;
     if (typeof f !== 'object' || f === null || typeof f.message !== 'string' || !['environment', 'verifier', 'sampler'].includes(f.source as string))

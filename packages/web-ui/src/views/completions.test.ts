@@ -55,4 +55,20 @@ describe('completions rows', () => {
     expect(trace.segments[0].spans[3].continuedIn).toBe(1);
     expect(trace.segments[1].spans[1].carriedFrom).toBe(0);
   });
+
+  it('keeps a sub-agent context in its rollout row, as a branch whose record the row points at', () => {
+    const ids = { seed: 3, rolloutId: 9, groupId: 0 };
+    const root = new SampleBuilder(ids, 'q', chars('q'));
+    act(root, '<tool_call>delegate x</tool_call>');
+    root.addObservation(chars('y'), 'y');
+    act(root, 'y');
+    const child = new SampleBuilder(ids, 'Sub-task: x', chars('Sub-task: x'), { branch: '0.1', parent: { branch: '0', segmentIndex: 0, turn: 1 } });
+    act(child, 'y');
+    const rows = rolloutsOf([replay(root.finish({ status: 'completed' }), 1), replay(child.finish({ status: 'completed' }), 1)]);
+    expect(rows).toHaveLength(1);
+    const { trace, segments } = rows[0];
+    expect(trace.segments).toHaveLength(1);
+    expect(trace.branches.map((b) => [b.branch, segments[b.segment.input].branch])).toEqual([['0.1', '0.1']]);
+    expect(trace.segments[0].spans[1].delegatedTo).toBe('0.1');
+  });
 });

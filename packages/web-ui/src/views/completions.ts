@@ -193,6 +193,19 @@ export function Completions({ samples, initialFilter = null, recipe, records, co
                         strip(segments[segment.input], segment.spans),
                       ),
                     ),
+                    // Sub-agents (core's delegate tool): each context under a label naming the call that started it.
+                    trace.branches.map((branch) =>
+                      h(
+                        'div',
+                        { key: branch.branch, class: 'trace-segment' },
+                        h(
+                          'div',
+                          { class: 'segment-head' },
+                          `sub-agent ${branch.branch} · started by ${branch.parent.branch} at turn ${branch.parent.turn} · ${branch.segment.pieces.length} tokens · ${statusLabel(branch.segment)}`,
+                        ),
+                        strip(segments[branch.segment.input], branch.segment.spans),
+                      ),
+                    ),
                   ),
             ),
             h('td', { class: 'num' }, fmt(trace.reward, 2)),
