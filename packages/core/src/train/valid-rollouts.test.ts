@@ -33,6 +33,16 @@ describe('selectTrainable', () => {
     });
   });
 
+  it('a rollout of several samples (segments, sub-agent contexts) is one group member and one failure', () => {
+    // Group 0: rollout 0 in two samples, nothing else valid (rollout 1 failed in two samples). Group 1: two rollouts.
+    const twoPart = [rollout(0, 0, 1), rollout(0, 0, 1), failed(1, 0), failed(1, 0), rollout(2, 1, 1), rollout(3, 1, 0)];
+    const { kept, metrics } = selectTrainable(twoPart, { grouped: true, dynamicSampling: false });
+    expect(kept).toEqual([4, 5]);
+    expect(metrics['rollout/failed_rollouts']).toBe(1);
+    expect(metrics['rollout/dropped_groups']).toBe(1);
+    expect(selectTrainable(twoPart, { grouped: false, dynamicSampling: false }).kept).toEqual([0, 1, 4, 5]);
+  });
+
   it('dynamic sampling also drops groups whose rewards are all equal (DAPO)', () => {
     const { kept, metrics } = selectTrainable(batch, { grouped: true, dynamicSampling: true });
     expect(kept).toEqual([0, 2]);

@@ -30,15 +30,15 @@ export interface RolloutSelection {
 }
 
 export function selectTrainable(samples: readonly Sample[], options: SelectionOptions): RolloutSelection {
-  let failed = 0;
-  let aborted = 0;
+  // A rollout may be several samples (its compacted segments, its sub-agents' contexts), all with
+  // its rollout id and status: rollouts are counted by id, and a group's size is its distinct ids.
+  const failed = new Set<number>();
+  const aborted = new Set<number>();
   let untrainable = 0;
   const valid: number[] = [];
   for (const [i, s] of samples.entries()) {
-    if (!STATUS_RULES[s.status].trains) {
-      if (s.status === 'aborted') aborted++;
-      else failed++;
-    } else if (actionTokenCount(s) === 0) untrainable++;
+    if (!STATUS_RULES[s.status].trains) (s.status === 'aborted' ? aborted : failed).add(s.rolloutId);
+    else if (actionTokenCount(s) === 0) untrainable++;
     else valid.push(i);
   }
   let kept = valid;
@@ -48,7 +48,7 @@ export function selectTrainable(samples: readonly Sample[], options: SelectionOp
     for (const i of valid) groups.set(samples[i].groupId, [...(groups.get(samples[i].groupId) ?? []), i]);
     const dropped = new Set<number>();
     for (const members of groups.values()) {
-      const tooFew = options.grouped && members.length < 2;
+      const tooFew = options.grouped && new Set(members.map((i) => samples[i].rolloutId)).size < 2;
       const flat = options.dynamicSampling && members.every((i) => samples[i].reward === samples[members[0]].reward);
       if (!tooFew && !flat) continue;
       droppedGroups++;
@@ -59,8 +59,8 @@ export function selectTrainable(samples: readonly Sample[], options: SelectionOp
   return {
     kept,
     metrics: {
-      'rollout/failed_rollouts': failed,
-      'rollout/aborted_rollouts': aborted,
+      'rollout/failed_rollouts': failed.size,
+      'rollout/aborted_rollouts': aborted.size,
       'rollout/untrainable_samples': untrainable,
       'rollout/dropped_groups': droppedGroups,
       'rollout/dropped_samples': samples.length - kept.length,
