@@ -7,8 +7,9 @@ import { experiment } from '../commands/experiment.ts';
 import { explain } from '../commands/explain.ts';
 import { recipe } from '../commands/recipe.ts';
 import { sample } from '../commands/sample.ts';
+import { serve } from '../commands/serve.ts';
 import { smoke } from '../commands/smoke.ts';
 import { train } from '../commands/train.ts';
 import type { Command } from './command.ts';
 
-export const COMMANDS: readonly Command[] = [train, evalCommand, sample, recipe, explain, bench, doctor, smoke, experiment];
+export const COMMANDS: readonly Command[] = [train, evalCommand, sample, serve, recipe, explain, bench, doctor, smoke, experiment];
