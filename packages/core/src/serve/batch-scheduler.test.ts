@@ -48,7 +48,14 @@ describe('BatchScheduler', () => {
     const sampler = new Recording();
     const scheduler = new BatchScheduler(sampler, settings);
     const kept: number[] = [];
-    const done = scheduler.run(spec({ onChunk: (ids) => (kept.push(...ids.slice(0, 2)), { keep: 2, done: true }) }));
+    const done = scheduler.run(
+      spec({
+        onChunk: (ids) => {
+          kept.push(...ids.slice(0, 2));
+          return { keep: 2, done: true };
+        },
+      }),
+    );
     const greedy = scheduler.run(spec({ temperature: 0, maxTokens: 4 }));
     expect(await Promise.all([done, greedy])).toEqual(['done', 'length']);
     expect(kept).toEqual([2, 3]);
@@ -62,7 +69,15 @@ describe('BatchScheduler', () => {
     const sampler = new Recording();
     const scheduler = new BatchScheduler(sampler, settings);
     const controller = new AbortController();
-    const aborted = scheduler.run(spec({ signal: controller.signal, onChunk: (ids) => (controller.abort(), { keep: ids.length, done: false }) }));
+    const aborted = scheduler.run(
+      spec({
+        signal: controller.signal,
+        onChunk: (ids) => {
+          controller.abort();
+          return { keep: ids.length, done: false };
+        },
+      }),
+    );
     expect(await aborted).toBe('aborted');
     expect(sampler.calls).toHaveLength(1);
     sampler.failNext = true;
