@@ -3,15 +3,17 @@
 // text is its token ids decoded, the same request streamed (many sampler calls, the KV cache carried
 // between them) gives the same text as one call, concurrent requests batched together give what each
 // gives alone, a seeded sampled request repeats, and SIGTERM stops the server with exit 0. A missing
-// checkpoint is one sentence and exit 2.
+// checkpoint is one sentence and exit 2. Under Deno (node:http there) the same greedy request gives
+// the same text as under Node.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { denoPath } from '../support/deno.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'packages', 'node-runner', 'src', 'main.ts');
@@ -21,7 +23,23 @@ const run = join(scratch, 'tiny');
 let server: ChildProcess | undefined;
 let client: OpenAI;
 let modelId = '';
-const stdout: string[] = [];
+let greedyText = '';
+
+/** Starts `horizon serve` on the tiny run under a runtime, on a free port; resolves once it listens. */
+async function startServer(command: string, args: string[]): Promise<{ child: ChildProcess; client: OpenAI }> {
+  const child = spawn(command, [...args, main, 'serve', '--checkpoint', run, '--port', '0', '--chunk-tokens', '3'], { cwd: root });
+  const output: string[] = [];
+  const base = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output.push(chunk.toString());
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(output.join(''));
+      if (m) resolve(m[1]);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`horizon serve exited ${code}: ${output.join('')}`)));
+  });
+  return { child, client: new OpenAI({ baseURL: base, apiKey: 'unused', maxRetries: 0, timeout: 120_000 }) };
+}
 
 afterAll(() => {
   server?.kill('SIGKILL');
@@ -36,20 +54,9 @@ beforeAll(async () => {
     timeout: 170_000,
   });
   expect(trained.status, trained.stderr).toBe(0);
-  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--checkpoint', run, '--port', '0', '--chunk-tokens', '3'], { cwd: root });
-  server = child;
-  const base = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      stdout.push(chunk.toString());
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(text);
-      if (m) resolve(m[1]);
-    });
-    child.stderr.on('data', (chunk: Buffer) => stdout.push(chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`horizon serve exited ${code}: ${stdout.join('')}`)));
-  });
-  client = new OpenAI({ baseURL: base, apiKey: 'unused', maxRetries: 0, timeout: 120_000 });
+  const started = await startServer(process.execPath, ['--import', 'tsx']);
+  server = started.child;
+  client = started.client;
 }, 240_000);
 
 describe('horizon serve --checkpoint', () => {
@@ -62,6 +69,7 @@ describe('horizon serve --checkpoint', () => {
   it('completes greedily, streams the same text, and batches concurrent requests without changing them', async () => {
     const ask = { model: modelId, prompt: '12+34=', max_tokens: 8, temperature: 0 };
     const one = await client.completions.create(ask);
+    greedyText = one.choices[0].text;
     const choice = one.choices[0] as (typeof one.choices)[0] & { horizon: { completion_token_ids: number[] } };
     expect(choice.horizon.completion_token_ids.length).toBeGreaterThan(0);
     expect(choice.horizon.completion_token_ids.length).toBeLessThanOrEqual(8);
@@ -87,6 +95,31 @@ describe('horizon serve --checkpoint', () => {
     expect(await exited).toBe(0);
     server = undefined;
   });
+});
+
+describe('horizon serve under Deno', () => {
+  let deno: ChildProcess | undefined;
+  afterAll(() => deno?.kill('SIGKILL'));
+
+  it('answers the same greedy completion as under Node, and stops on SIGTERM', async () => {
+    // The binary itself, not the npm wrapper (a node process that would take the SIGTERM and orphan Deno).
+    const binary = join(root, 'node_modules', 'deno-cli', process.platform === 'win32' ? 'deno.exe' : 'deno');
+    const started = await startServer(existsSync(binary) ? binary : denoPath(), ['run', '-A']);
+    deno = started.child;
+    const r = await started.client.completions.create({ model: 'tiny-step-1', prompt: '12+34=', max_tokens: 8, temperature: 0 });
+    expect(r.choices[0].text).toBe(greedyText);
+    const chat = await started.client.chat.completions.create({
+      model: 'tiny-step-1',
+      messages: [{ role: 'user', content: '12+34=' }],
+      max_tokens: 8,
+      temperature: 0,
+    });
+    expect(chat.choices[0].message.content).toBe(greedyText);
+    const exited = new Promise<number | null>((resolve) => deno?.once('exit', resolve));
+    deno.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    deno = undefined;
+  }, 120_000);
 });
 
 it('says in one sentence that a checkpoint is missing, exit 2', () => {

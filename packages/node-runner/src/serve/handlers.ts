@@ -84,6 +84,19 @@ function choices(
   );
 }
 
+/**
+ * Token ids of a prompt's text. A vocabulary without <unk> (addition's: its text is all its own)
+ * cannot take a character outside its set: that is the client's 400, naming the character.
+ */
+function encode(ctx: RequestContext, text: string, specials: boolean, param: string): number[] {
+  try {
+    return ctx.model.tokenizer.encode(text, { specials });
+  } catch (error) {
+    if (error instanceof RangeError) throw invalid(param, `The ${param} cannot be encoded for this model: ${error.message}.`, 'unencodable_text');
+    throw error;
+  }
+}
+
 const usage = (prompt: number[], results: readonly ChoiceResult[]) => {
   const completion = results.reduce((n, r) => n + r.ids.length, 0);
   return { prompt_tokens: prompt.length, completion_tokens: completion, total_tokens: prompt.length + completion };
@@ -111,7 +124,7 @@ function tokenPieces(ctx: RequestContext, ids: readonly number[]): string[] {
 export async function completions(req: CompletionRequest, ctx: RequestContext): Promise<void> {
   const { model } = ctx;
   // The raw endpoint: special tokens written by name are parsed, so a client can lay out an episode itself.
-  const prompt = model.tokenizer.encode(req.prompt);
+  const prompt = encode(ctx, req.prompt, true, 'prompt');
   const maxTokens = admit(req, ctx, prompt, 'max_tokens');
   const id = `cmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
@@ -178,7 +191,7 @@ export async function chatCompletions(req: ChatRequest, ctx: RequestContext): Pr
   if (req.functions.length > 0 && !(tokenizer.has(TOOL_CALL_OPEN) && tokenizer.has(TOOL_CALL_CLOSE)))
     throw invalid('tools', `this model's vocabulary has no ${TOOL_CALL_OPEN} tokens, so it cannot call tools.`);
   // Message text cannot forge a tag: it is encoded without specials (chat-template.ts).
-  const prompt = parts.flatMap((p) => (typeof p === 'string' ? tokenizer.encode(p, { specials: false }) : [tokenizer.id(p.special)]));
+  const prompt = parts.flatMap((p) => (typeof p === 'string' ? encode(ctx, p, false, 'messages') : [tokenizer.id(p.special)]));
   const maxTokens = admit(req, ctx, prompt, 'max_completion_tokens');
   // With tools, a call ends at </tool_call>, as in an episode; its text is held back and sent as tool_calls.
   const extra: Partial<ChoiceSettings> = req.functions.length > 0 ? { stop: [TOOL_CALL_CLOSE], holdFrom: TOOL_CALL_OPEN } : {};

@@ -267,6 +267,26 @@ describe('bad input', () => {
   });
 });
 
+describe('a vocabulary without <unk>', () => {
+  it('refuses a character outside it with a 400 naming it', async () => {
+    const digits = new CharTokenizer({ characters: '0123456789+=', specialTokens: ['<eos>'], unknownToken: false });
+    const model = servedModel('digits', digits, CONTEXT, new ScriptedSampler(), { maxRows: 4, chunkTokens: 4 });
+    const server = createServeServer(model, OPTIONS);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const digitsClient = new OpenAI({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, apiKey: 'unused', maxRetries: 0 });
+      await expect(digitsClient.chat.completions.create({ model: 'digits', messages: [{ role: 'user', content: 'what is 1+1=' }] })).rejects.toMatchObject({
+        status: 400,
+        code: 'unencodable_text',
+        message: expect.stringContaining('"w"'),
+      });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
 describe('the API key', () => {
   it('refuses a request without the key and answers one with it', async () => {
     const locked = await start({ apiKey: 'sesame' });
