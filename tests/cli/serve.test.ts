@@ -1,10 +1,11 @@
 // `horizon serve --checkpoint DIR` through the real CLI on a few-second tiny run, with the `openai`
-// npm package as the client: the model is listed under its recipe and step, a greedy completion's
-// text is its token ids decoded, the same request streamed (many sampler calls, the KV cache carried
-// between them) gives the same text as one call, concurrent requests batched together give what each
-// gives alone, a seeded sampled request repeats, and SIGTERM stops the server with exit 0. A missing
-// checkpoint is one sentence and exit 2. Under Deno (node:http there) the same greedy request gives
-// the same text as under Node.
+// npm package as the client: the model is listed under its recipe and step, a greedy completion
+// carries its token ids (as many as usage counts), the same request streamed (many sampler calls, the
+// KV cache carried between them) gives the same text as one call, concurrent requests batched
+// together give what each gives alone, a seeded sampled request repeats, top_logprobs (a full forward
+// pass) agree with the sampler's own log-probs, and SIGTERM stops the server with exit 0. Under Deno
+// (node:http there) the same greedy request gives the same text as under Node. A missing checkpoint
+// is one sentence and exit 2.
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -87,6 +88,31 @@ describe('horizon serve --checkpoint', () => {
     const [a, b] = await Promise.all([client.chat.completions.create(ask), client.chat.completions.create(ask)]);
     expect(a.choices[0].message.content).toBe(b.choices[0].message.content);
     for (const t of a.choices[0].logprobs?.content ?? []) expect(t.logprob).toBeLessThanOrEqual(0);
+  });
+
+  it('scores top_logprobs with the policy: a distribution that agrees with the sampler’s own log-probs', async () => {
+    const r = await client.chat.completions.create({
+      model: modelId,
+      messages: [{ role: 'user', content: '12+3=' }],
+      max_tokens: 6,
+      temperature: 1,
+      seed: 3,
+      logprobs: true,
+      top_logprobs: 3,
+    });
+    const content = r.choices[0].logprobs?.content ?? [];
+    expect(content.length).toBeGreaterThan(0);
+    for (const t of content) {
+      const top = t.top_logprobs.map((a) => a.logprob);
+      expect(top).toHaveLength(3);
+      expect([...top].sort((a, b) => b - a)).toEqual(top);
+      expect(top.reduce((sum, lp) => sum + Math.exp(lp), 0)).toBeLessThanOrEqual(1 + 1e-5);
+      // At temperature 1 and no top-k the sampling distribution is the model's: where the sampled token is
+      // among the alternatives, the full forward pass and the decode path give it the same log-prob.
+      const same = t.top_logprobs.find((a) => a.token === t.token);
+      if (same) expect(Math.abs(same.logprob - t.logprob)).toBeLessThan(1e-3);
+      else expect(t.logprob).toBeLessThanOrEqual(top[2] + 1e-3);
+    }
   });
 
   it('stops on SIGTERM with exit 0', async () => {

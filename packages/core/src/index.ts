@@ -366,6 +366,7 @@ export {
   type TemplateVocabulary,
   toolCallBody,
 } from './serve/chat-template.ts';
+export { type TokenLogprob, TopLogprobScorer, type TopLogprobSource, topOfRow } from './serve/top-logprobs.ts';
 export {
   CharTokenizer,
   type CharTokenizerOptions,

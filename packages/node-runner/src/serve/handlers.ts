@@ -47,6 +47,8 @@ function admit(req: SamplingRequest, ctx: RequestContext, prompt: number[], toke
       `This model's maximum context length is ${model.contextLength} tokens. However, you requested ${prompt.length + maxTokens} tokens (${prompt.length} in the prompt, ${maxTokens} in the completion). Please reduce the prompt or the completion length.`,
       'context_length_exceeded',
     );
+  if (req.topLogprobs > 0 && !model.topLogprobs)
+    throw invalid('top_logprobs', 'This server cannot score alternatives for top_logprobs.', 'unsupported_parameter');
   if (model.scheduler.pending + req.n > ctx.maxPending)
     throw new ApiError(
       429,
@@ -117,6 +119,23 @@ function sendJson(ctx: RequestContext, body: unknown): void {
   ctx.res.end(JSON.stringify(body));
 }
 
+/** The k most likely tokens before each sampled token of every choice, when the request asks (non-streaming). */
+async function alternatives(
+  req: SamplingRequest,
+  ctx: RequestContext,
+  prompt: number[],
+  results: readonly ChoiceResult[],
+): Promise<{ token: string; logprob: number }[][][]> {
+  const source = ctx.model.topLogprobs;
+  if (req.topLogprobs === 0 || !source) return results.map(() => []);
+  const decode = (id: number) => ctx.model.tokenizer.decode([id]);
+  return Promise.all(
+    results.map(async (r) =>
+      (await source.topLogprobs(prompt, r.ids, req.topLogprobs)).map((row) => row.map((t) => ({ token: decode(t.id), logprob: t.logprob }))),
+    ),
+  );
+}
+
 function tokenPieces(ctx: RequestContext, ids: readonly number[]): string[] {
   return ids.map((id) => ctx.model.tokenizer.decode([id]));
 }
@@ -129,16 +148,24 @@ export async function completions(req: CompletionRequest, ctx: RequestContext): 
   const id = `cmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
   const head = { id, object: 'text_completion', created, model: model.id };
-  const logprobsOf = (ids: number[], logprobs: number[]) =>
-    req.logprobs ? { tokens: tokenPieces(ctx, ids), token_logprobs: logprobs, top_logprobs: null, text_offset: null } : null;
+  const logprobsOf = (ids: number[], logprobs: number[], top?: { token: string; logprob: number }[][]) =>
+    req.logprobs
+      ? {
+          tokens: tokenPieces(ctx, ids),
+          token_logprobs: logprobs,
+          top_logprobs: top?.length ? top.map((row) => Object.fromEntries(row.map((t) => [t.token, t.logprob]))) : null,
+          text_offset: null,
+        }
+      : null;
   if (!req.stream) {
     const results = await choices(req, ctx, prompt, maxTokens, {});
+    const top = await alternatives(req, ctx, prompt, results);
     sendJson(ctx, {
       ...head,
-      choices: results.map((r) => ({
+      choices: results.map((r, c) => ({
         index: r.index,
         text: r.text,
-        logprobs: logprobsOf(r.ids, r.logprobs),
+        logprobs: logprobsOf(r.ids, r.logprobs, top[c]),
         finish_reason: r.finishReason,
         horizon: choiceExtension(r),
       })),
@@ -198,23 +225,30 @@ export async function chatCompletions(req: ChatRequest, ctx: RequestContext): Pr
   const id = `chatcmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
   const head = { id, object: req.stream ? 'chat.completion.chunk' : 'chat.completion', created, model: model.id, system_fingerprint: null };
-  const logprobsOf = (ids: number[], logprobs: number[]) =>
+  const bytes = (token: string) => [...new TextEncoder().encode(token)];
+  const logprobsOf = (ids: number[], logprobs: number[], top?: { token: string; logprob: number }[][]) =>
     req.logprobs
       ? {
-          content: tokenPieces(ctx, ids).map((token, i) => ({ token, logprob: logprobs[i], bytes: [...new TextEncoder().encode(token)], top_logprobs: [] })),
+          content: tokenPieces(ctx, ids).map((token, i) => ({
+            token,
+            logprob: logprobs[i],
+            bytes: bytes(token),
+            top_logprobs: (top?.[i] ?? []).map((t) => ({ ...t, bytes: bytes(t.token) })),
+          })),
           refusal: null,
         }
       : null;
   if (!req.stream) {
     const results = await choices(req, ctx, prompt, maxTokens, extra);
+    const top = await alternatives(req, ctx, prompt, results);
     sendJson(ctx, {
       ...head,
-      choices: results.map((r) => {
+      choices: results.map((r, c) => {
         const m = chatMessage(r, req.functions);
         return {
           index: r.index,
           message: { role: 'assistant', content: m.content, refusal: null, ...(m.toolCalls ? { tool_calls: m.toolCalls } : {}) },
-          logprobs: logprobsOf(r.ids, r.logprobs),
+          logprobs: logprobsOf(r.ids, r.logprobs, top[c]),
           finish_reason: m.finishReason,
           horizon: choiceExtension(r),
         };

@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { CharTokenizer, type ChunkSampler, type GeneratedRow, mixSeed, type SamplingOptions } from '@horizon/core';
+import { CharTokenizer, type ChunkSampler, type GeneratedRow, mixSeed, type SamplingOptions, type TopLogprobSource } from '@horizon/core';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServeServer, type ServerOptions } from './http-server.ts';
@@ -52,11 +52,17 @@ class ScriptedSampler implements ChunkSampler {
   }
 }
 
+/** Alternatives as a stand-in: the sampled token first, then the ids after it, each less likely (the real scorer: tests/cli/serve.test.ts). */
+const alternatives: TopLogprobSource = {
+  topLogprobs: async (_prompt, completion, k) =>
+    completion.map((id) => Array.from({ length: k }, (_, i) => ({ id: (id + i) % tokenizer.vocabSize, logprob: -0.25 - i }))),
+};
+
 const OPTIONS: ServerOptions = { apiKey: undefined, maxN: 4, maxStops: 4, maxBodyBytes: 64 * 1024, requestTimeoutMs: 30_000, maxPending: 128 };
 
 async function start(options: Partial<ServerOptions> = {}) {
   const sampler = new ScriptedSampler();
-  const model: ServedModel = servedModel('tiny', tokenizer, CONTEXT, sampler, { maxRows: 32, chunkTokens: 4 });
+  const model: ServedModel = servedModel('tiny', tokenizer, CONTEXT, sampler, { maxRows: 32, chunkTokens: 4 }, 'tiny', alternatives);
   const server = createServeServer(model, { ...OPTIONS, ...options });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -149,6 +155,27 @@ describe('with the openai client', () => {
     expect(usage).toBe(8);
   });
 
+  it('gives top_logprobs in chat and completions', async () => {
+    const chat = await client.chat.completions.create({
+      model: 'tiny',
+      messages: [{ role: 'user', content: '=' }],
+      temperature: 0,
+      logprobs: true,
+      top_logprobs: 2,
+    });
+    const first = chat.choices[0].logprobs?.content?.[0];
+    expect(first?.top_logprobs.map((t) => [t.token, t.logprob])).toEqual([
+      ['a', -0.25],
+      ['b', -1.25],
+    ]);
+    const plain = await client.completions.create({ model: 'tiny', prompt: '=', max_tokens: 2, temperature: 0, logprobs: 2 });
+    expect(plain.choices[0].logprobs?.top_logprobs).toEqual([
+      { a: -0.25, b: -1.25 },
+      { b: -0.25, c: -1.25 },
+    ]);
+    expect(plain.choices[0].logprobs?.tokens).toEqual(['a', 'b']);
+  });
+
   it('samples the same tokens for the same seed, and n different choices', async () => {
     const ask = () => client.completions.create({ model: 'tiny', prompt: 'x', max_tokens: 12, temperature: 1, seed: 42, n: 3 });
     const [a, b] = await Promise.all([ask(), ask()]);
@@ -222,7 +249,14 @@ describe('bad input', () => {
       ['/v1/completions', '{"model": "tiny", "prompt": "=", "max_tokens": 1000}', 400, 'context_length_exceeded'],
       ['/v1/completions', '{"model": "tiny", "prompt": "=", "n": 5}', 400, null],
       ['/v1/chat/completions', '{"model": "tiny", "messages": [{"role": "user", "content": "="}], "top_p": 0.5}', 400, 'unsupported_parameter'],
-      ['/v1/chat/completions', '{"model": "tiny", "messages": [{"role": "user", "content": "="}], "top_logprobs": 3}', 400, 'unsupported_parameter'],
+      ['/v1/chat/completions', '{"model": "tiny", "messages": [{"role": "user", "content": "="}], "top_logprobs": 3}', 400, null],
+      [
+        '/v1/chat/completions',
+        '{"model": "tiny", "messages": [{"role": "user", "content": "="}], "logprobs": true, "top_logprobs": 3, "stream": true}',
+        400,
+        'unsupported_parameter',
+      ],
+      ['/v1/completions', '{"model": "tiny", "prompt": "=", "logprobs": 6}', 400, null],
       ['/v1/chat/completions', '{"model": "tiny", "messages": []}', 400, null],
       ['/v1/chat/completions', `{"model": "tiny", "messages": [{"role": "user", "content": "${'a'.repeat(100_000)}"}]}`, 413, 'request_too_large'],
       ['/v1/nothing', '{}', 404, 'unknown_url'],

@@ -3,7 +3,18 @@
 // Only the policy's weights are loaded — no optimizer, critic or reference model, which a trainer
 // (`horizon eval`) would allocate — since serving only samples.
 
-import { BatchScheduler, CharTokenizer, type ChunkSampler, checkVocabulary, createTask, Generator, Gpt, modelConfigs } from '@horizon/core';
+import {
+  BatchScheduler,
+  CharTokenizer,
+  type ChunkSampler,
+  checkVocabulary,
+  createTask,
+  Generator,
+  Gpt,
+  modelConfigs,
+  TopLogprobScorer,
+  type TopLogprobSource,
+} from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
 import { openCheckpoint } from '../run/open-checkpoint.ts';
 
@@ -16,6 +27,8 @@ export interface ServedModel {
   scheduler: BatchScheduler;
   /** What the startup line says about it. */
   describe: string;
+  /** Scores completions again for top_logprobs; without it, top_logprobs is refused. */
+  topLogprobs: TopLogprobSource | undefined;
 }
 
 export interface BatchingSettings {
@@ -35,9 +48,10 @@ export function servedModel(
   sampler: ChunkSampler,
   batching: BatchingSettings,
   describe = id,
+  topLogprobs?: TopLogprobSource,
 ): ServedModel {
   const scheduler = new BatchScheduler(sampler, { contextLength, ...batching, seed: SERVE_SEED, stream: SERVE_STREAM });
-  return { id, created: Math.floor(Date.now() / 1000), tokenizer, contextLength, scheduler, describe };
+  return { id, created: Math.floor(Date.now() / 1000), tokenizer, contextLength, scheduler, describe, topLogprobs };
 }
 
 /** Loads a checkpoint's policy onto `gpu`; `dir` is a run directory or one checkpoint directory. */
@@ -51,5 +65,5 @@ export async function loadServedModel(gpu: Gpu, dir: string, batching: BatchingS
   const generator = new Generator(policy);
   const name = id ?? `${recipe.name}-step-${checkpoint.step}`;
   const describe = `${name}: ${where}, ${tokenizer.vocabSize} tokens, context ${config.contextLength}`;
-  return { model: servedModel(name, tokenizer, config.contextLength, generator, batching, describe), policy };
+  return { model: servedModel(name, tokenizer, config.contextLength, generator, batching, describe, new TopLogprobScorer(policy)), policy };
 }

@@ -23,6 +23,8 @@ export interface SamplingRequest {
   seed: number | undefined;
   stop: string[];
   logprobs: boolean;
+  /** Most likely alternatives per token (0: none); non-streaming only. */
+  topLogprobs: number;
   stream: boolean;
   includeUsage: boolean;
   sessionId: string | undefined;
@@ -129,6 +131,7 @@ function sampling(body: Body, limits: ServeLimits, maxTokensKey: string): Sampli
     seed: body.seed === undefined || body.seed === null ? undefined : number(body, 'seed', 0, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, true),
     stop,
     logprobs: false,
+    topLogprobs: 0,
     stream: boolean(body, 'stream'),
     includeUsage: isObject(streamOptions) && streamOptions.include_usage === true,
     sessionId,
@@ -142,12 +145,13 @@ export function completionRequest(raw: unknown, limits: ServeLimits): Completion
   neutral(body, 'echo', (v) => v === false, 'the prompt is not echoed; its token ids are in the horizon extension field');
   neutral(body, 'suffix', () => false, 'the models here only continue text');
   neutral(body, 'best_of', (v) => v === 1, 'ask for n choices instead');
-  // logprobs k asks for the k most likely tokens too; the sampler returns the sampled token's log-prob only.
-  const logprobs = body.logprobs;
-  if (logprobs !== undefined && logprobs !== null && logprobs !== 0)
-    throw invalid('logprobs', 'logprobs must be 0 here: the sampler returns the log-prob of each sampled token, not the most likely alternatives.');
+  // logprobs k (at most 5, as OpenAI's) also asks for the k most likely tokens at each position.
+  const given = body.logprobs !== undefined && body.logprobs !== null;
+  const topLogprobs = number(body, 'logprobs', 0, 0, 5, true);
+  if (topLogprobs > 0 && base.stream)
+    throw invalid('logprobs', 'logprobs above 0 (the most likely alternatives) is given in non-streaming responses only.', 'unsupported_parameter');
   // OpenAI's completions default to 16 tokens.
-  return { ...base, maxTokens: base.maxTokens ?? 16, logprobs: logprobs === 0, prompt: body.prompt };
+  return { ...base, maxTokens: base.maxTokens ?? 16, logprobs: given, topLogprobs, prompt: body.prompt };
 }
 
 function message(v: unknown, i: number): ChatMessage {
@@ -203,8 +207,11 @@ export function chatRequest(raw: unknown, limits: ServeLimits): ChatRequest {
   const body = checkFields(raw, CHAT_FIELDS);
   const base = sampling(body, limits, 'max_completion_tokens');
   if (!Array.isArray(body.messages) || body.messages.length === 0) throw invalid('messages', 'messages must be a non-empty array.');
-  neutral(body, 'top_logprobs', (v) => v === 0, 'the sampler returns the log-prob of each sampled token, not the most likely alternatives');
+  const topLogprobs = number(body, 'top_logprobs', 0, 0, 20, true);
+  const logprobs = boolean(body, 'logprobs');
+  if (topLogprobs > 0 && !logprobs) throw invalid('top_logprobs', 'top_logprobs needs logprobs: true.');
+  if (topLogprobs > 0 && base.stream) throw invalid('top_logprobs', 'top_logprobs is given in non-streaming responses only.', 'unsupported_parameter');
   neutral(body, 'response_format', (v) => isObject(v) && v.type === 'text', 'the models here write plain text');
   if (body.parallel_tool_calls !== undefined) boolean(body, 'parallel_tool_calls');
-  return { ...base, logprobs: boolean(body, 'logprobs'), messages: body.messages.map(message), functions: functions(body) };
+  return { ...base, logprobs, topLogprobs, messages: body.messages.map(message), functions: functions(body) };
 }
