@@ -1,6 +1,7 @@
 // /v1/completions and /v1/chat/completions: a checked request (validate.ts) becomes n choices sampled
 // concurrently through the scheduler (choice.ts), answered as one JSON body or as server-sent events
-// in OpenAI's shapes (API reference: "Completions", "Chat Completions", "Streaming"). The `horizon`
+// in OpenAI's shapes (API reference: "Completions", "Chat Completions", "Streaming"); top log-probs,
+// when asked for, come from scoring each finished choice again (core's serve/top-logprobs.ts). The `horizon`
 // extension field carries what a trainer needs and OpenAI's shape has no room for: the prompt's token
 // ids, each choice's sampled token ids and their log-probs under the sampling distribution, the number
 // of prompt characters that fell outside the vocabulary, and the session id.

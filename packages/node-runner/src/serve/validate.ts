@@ -1,7 +1,8 @@
 // Request bodies of /v1/completions and /v1/chat/completions, checked field by field into one shape
 // the handlers sample from. A field OpenAI defines but the GPU sampler cannot honour (top_p below 1,
-// penalties, logit_bias, top log-probs) is refused with a 400 naming it, never silently ignored, and a
-// field nobody defines is refused as OpenAI refuses it ("Unrecognized request argument").
+// penalties, logit_bias, top log-probs while streaming) is refused with a 400 naming it, never
+// silently ignored, and a field nobody defines is refused as OpenAI refuses it ("Unrecognized request
+// argument").
 
 import type { ChatFunction, ChatMessage } from '@horizon/core';
 import { invalid } from './api-error.ts';
