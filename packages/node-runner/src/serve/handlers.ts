@@ -29,7 +29,7 @@ export interface RequestContext {
 type Delta = (index: number, text: string, ids: number[], logprobs: number[]) => void;
 
 /** The checks every request shares: the model, the queue, the prompt and budget against the context. */
-function admit(req: SamplingRequest, ctx: RequestContext, prompt: number[], tokensParam: string): number {
+function admit(req: SamplingRequest, ctx: RequestContext, prompt: number[], tokensParam: string, defaultMaxTokens = Number.POSITIVE_INFINITY): number {
   const { model } = ctx;
   if (req.model !== model.id)
     throw new ApiError(
@@ -41,7 +41,7 @@ function admit(req: SamplingRequest, ctx: RequestContext, prompt: number[], toke
     );
   if (prompt.length === 0) throw invalid('prompt', 'The prompt is empty; it needs at least one token.');
   const room = model.contextLength - prompt.length;
-  const maxTokens = req.maxTokens ?? room;
+  const maxTokens = req.maxTokens ?? Math.min(defaultMaxTokens, room);
   if (room < 1 || maxTokens > room)
     throw invalid(
       req.maxTokens === undefined ? 'messages' : tokensParam,
@@ -145,7 +145,8 @@ export async function completions(req: CompletionRequest, ctx: RequestContext): 
   const { model } = ctx;
   // The raw endpoint: special tokens written by name are parsed, so a client can lay out an episode itself.
   const prompt = encode(ctx, req.prompt, true, 'prompt');
-  const maxTokens = admit(req, ctx, prompt, 'max_tokens');
+  // OpenAI's completions default to 16 tokens; a short context gets what it has room for.
+  const maxTokens = admit(req, ctx, prompt, 'max_tokens', 16);
   const id = `cmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
   const head = { id, object: 'text_completion', created, model: model.id };

@@ -113,6 +113,9 @@ describe('with the openai client', () => {
   it('stops at max_tokens with finish_reason length, and before a stop string', async () => {
     const short = await client.completions.create({ model: 'tiny', prompt: '=', max_tokens: 3, temperature: 0 });
     expect([short.choices[0].text, short.choices[0].finish_reason]).toEqual(['abc', 'length']);
+    // Without max_tokens: OpenAI's 16, cut to what the context has room for (64 − 60).
+    const defaulted = await client.completions.create({ model: 'tiny', prompt: `${'x'.repeat(59)}=`, temperature: 0 });
+    expect([defaulted.choices[0].text, defaulted.choices[0].finish_reason]).toEqual(['abcd', 'length']);
     const stopped = await client.completions.create({ model: 'tiny', prompt: '=', max_tokens: 20, temperature: 0, stop: ['de'] });
     expect([stopped.choices[0].text, stopped.choices[0].finish_reason]).toEqual(['abc', 'stop']);
   });

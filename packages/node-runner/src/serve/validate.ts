@@ -151,8 +151,7 @@ export function completionRequest(raw: unknown, limits: ServeLimits): Completion
   const topLogprobs = number(body, 'logprobs', 0, 0, 5, true);
   if (topLogprobs > 0 && base.stream)
     throw invalid('logprobs', 'logprobs above 0 (the most likely alternatives) is given in non-streaming responses only.', 'unsupported_parameter');
-  // OpenAI's completions default to 16 tokens.
-  return { ...base, maxTokens: base.maxTokens ?? 16, logprobs: given, topLogprobs, prompt: body.prompt };
+  return { ...base, logprobs: given, topLogprobs, prompt: body.prompt };
 }
 
 function message(v: unknown, i: number): ChatMessage {
