@@ -30,8 +30,9 @@ fi
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # Found on a clean Debian 12 machine by installing nothing by hand and running what the README runs:
-# without libvulkan1 Dawn finds no adapter; fonts-dejavu-core gives the screenshots their text.
-apt_packages=(libvulkan1 chromium fonts-dejavu-core)
+# without libvulkan1 Dawn finds no adapter; fonts-dejavu-core gives the screenshots their text;
+# curl is a client the `horizon serve` tests drive (packages/node-runner/src/serve/serve.test.ts).
+apt_packages=(libvulkan1 chromium fonts-dejavu-core curl)
 [ "$want_bench" -eq 1 ] && apt_packages+=(python3-torch libopenblas0-pthread python3-matplotlib)
 if command -v apt-get >/dev/null 2>&1; then
   missing=()

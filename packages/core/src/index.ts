@@ -351,6 +351,26 @@ export {
   type VirtualFsOptions,
 } from './sandbox/virtual-fs.ts';
 export {
+  BatchScheduler,
+  type ChunkSampler,
+  type ChunkVerdict,
+  type SchedulerSettings,
+  type SequenceEnd,
+  type SequenceSpec,
+} from './serve/batch-scheduler.ts';
+export {
+  type ChatFunction,
+  type ChatMessage,
+  type ChatToolCall,
+  type ParsedCompletion,
+  parseCompletion,
+  renderChat,
+  TemplateError,
+  type TemplateVocabulary,
+  toolCallBody,
+} from './serve/chat-template.ts';
+export { type TokenLogprob, TopLogprobScorer, type TopLogprobSource, topOfRow } from './serve/top-logprobs.ts';
+export {
   CharTokenizer,
   type CharTokenizerOptions,
   type DecodeOptions,

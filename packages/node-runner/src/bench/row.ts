@@ -1,7 +1,7 @@
 // One row of the `horizon bench` report. Every figure comes from the run that prints it: ours and
 // the peer's are measured in the same process (or, for PyTorch, the same machine) on the same shapes.
 
-export type BenchUnit = 'GFLOP/s' | 'GB/s' | 'ms' | 'tokens/s' | 'elements/s' | 'episodes/s' | 'count';
+export type BenchUnit = 'GFLOP/s' | 'GB/s' | 'ms' | 'tokens/s' | 'elements/s' | 'episodes/s' | 'requests/s' | 'count';
 
 /** Whether a larger figure is better for a unit ('ms' and 'count' are costs). */
 export const HIGHER_IS_BETTER: Record<BenchUnit, boolean> = {
@@ -10,6 +10,7 @@ export const HIGHER_IS_BETTER: Record<BenchUnit, boolean> = {
   'tokens/s': true,
   'elements/s': true,
   'episodes/s': true,
+  'requests/s': true,
   ms: false,
   count: false,
 };

@@ -9,6 +9,7 @@ import { multiTurnRolloutSection } from './multi-turn-rollout.ts';
 import { ppoIterationSection } from './ppo-iteration.ts';
 import { benchRlKernels } from './rl-kernels.ts';
 import type { BenchSection } from './section.ts';
+import { serveLoadSection } from './serve-load.ts';
 import { trainStepSection } from './train-steps.ts';
 
 export type { BenchContext, BenchSection } from './section.ts';
@@ -27,4 +28,5 @@ export const SECTIONS: readonly BenchSection[] = [
   ppoIterationSection,
   multiTurnRolloutSection,
   hiddenTestFsEpisodesSection,
+  serveLoadSection,
 ];
