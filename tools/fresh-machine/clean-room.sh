@@ -43,6 +43,9 @@ mkdir -p "$upper" "$scratch/layer/work"
 # An overlay whiteout hides one path; its parent folders are made with the lower layer's modes.
 hide() {
   local path=$1 dir
+  # Debian 12 merged /usr: /lib, /bin and /sbin are links into /usr that some packages list as their
+  # own (libinput-bin, libnl-3-200…); a whiteout there would hide every library and command.
+  case $path in /bin | /sbin | /lib | /lib32 | /lib64 | /libx32) return 0 ;; esac
   [ -e "$path" ] || [ -L "$path" ] || return 0
   dir=$(dirname "$path")
   if [ ! -d "$upper$dir" ]; then
