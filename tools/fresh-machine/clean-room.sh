@@ -45,9 +45,12 @@ hide() {
   local path=$1 dir
   # Debian 12 merged /usr: /lib, /bin and /sbin are links into /usr that some packages list as their
   # own (libinput-bin, libnl-3-200…); a whiteout there would hide every library and command.
+  # Their files are hidden where they really are (/lib/udev/… as /usr/lib/udev/…): a folder made in
+  # the upper layer at /lib would replace the link, and the dynamic loader with it.
   case $path in /bin | /sbin | /lib | /lib32 | /lib64 | /libx32) return 0 ;; esac
   [ -e "$path" ] || [ -L "$path" ] || return 0
-  dir=$(dirname "$path")
+  dir=$(readlink -f "$(dirname "$path")")
+  path=${dir%/}/$(basename "$path")
   if [ ! -d "$upper$dir" ]; then
     local part=''
     IFS=/ read -ra parts <<<"${dir#/}"
