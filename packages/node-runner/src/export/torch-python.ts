@@ -8,14 +8,20 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pythonPath } from '../bench/peers/pytorch.ts';
 
+const TORCH_PROBE = 'import torch; from torch.nn import functional; torch.zeros(1)';
+
 export const EXPORT_SCRIPTS = {
   nanogpt: fileURLToPath(new URL('./load_nanogpt.py', import.meta.url)),
   hf: fileURLToPath(new URL('./check_hf_gpt2.py', import.meta.url)),
 } as const;
 
-/** Why `python` cannot import torch, or undefined when it can. */
+/**
+ * Why `python` cannot run torch, or undefined when it can. The probe computes with it and imports
+ * what the scripts import: a bare `import torch` also succeeds on a leftover `torch/` folder of a
+ * removed package (Python takes it for a namespace package), as in the clean room.
+ */
 export function torchMissing(python: string = pythonPath()): string | undefined {
-  const probe = spawnSync(python, ['-c', 'import torch'], { encoding: 'utf8', timeout: 120_000 });
+  const probe = spawnSync(python, ['-c', TORCH_PROBE], { encoding: 'utf8', timeout: 120_000 });
   if (probe.error) return `${python} cannot be run (${probe.error.message})`;
   return probe.status === 0 ? undefined : `${python} has no torch (install python3-torch)`;
 }
