@@ -240,19 +240,9 @@ export function traceOf(inputs: readonly TraceSegmentInput[]): Trace {
     if (order[k].index === order[k - 1].index) throw new RangeError(`rollout ${rolloutId} has two segments with index ${order[k].index}`);
   let turns = 0;
   const segments = order.map(({ input, i, index }): TraceSegment => {
-    const spans = spansOf(input, turns);
-    turns += turnCount(spans);
-    return {
-      index,
-      input: i,
-      spans,
-      pieces: input.pieces,
-      reward: input.reward,
-      done: input.done,
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.compacted ? { compacted: true as const } : {}),
-      ...(input.tokensAfter !== undefined ? { tokensAfter: input.tokensAfter } : {}),
-    };
+    const segment = segmentOf(input, i, index, turns);
+    turns += turnCount(segment.spans);
+    return segment;
   });
   // Compaction points: a summary continues in the next segment, whose carried context comes from the
   // segment before it (sample.ts ContextOptions.carried), logged here or not.
@@ -281,6 +271,21 @@ export function traceOf(inputs: readonly TraceSegmentInput[]): Trace {
   };
 }
 
+/** One context of a trace: its spans numbered on from `turnsBefore`. */
+function segmentOf(input: TraceSegmentInput, i: number, index: number, turnsBefore: number): TraceSegment {
+  return {
+    index,
+    input: i,
+    spans: spansOf(input, turnsBefore),
+    pieces: input.pieces,
+    reward: input.reward,
+    done: input.done,
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.compacted ? { compacted: true as const } : {}),
+    ...(input.tokensAfter !== undefined ? { tokensAfter: input.tokensAfter } : {}),
+  };
+}
+
 /** The sub-agents' contexts in tree order, each delegate call's action span marked with the branch it started. */
 function branchesOf(inputs: readonly TraceSegmentInput[], rootSegments: readonly TraceSegment[]): TraceBranch[] {
   const children = inputs
@@ -290,20 +295,10 @@ function branchesOf(inputs: readonly TraceSegmentInput[], rootSegments: readonly
   const branches: TraceBranch[] = [];
   const contexts = new Map<string, readonly TraceSegment[]>([[ROOT_BRANCH, rootSegments]]);
   for (const { input, i } of children) {
-    const spans = spansOf(input, 0);
-    const segment: TraceSegment = {
-      index: 0,
-      input: i,
-      spans,
-      pieces: input.pieces,
-      reward: input.reward,
-      done: input.done,
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.tokensAfter !== undefined ? { tokensAfter: input.tokensAfter } : {}),
-    };
+    const segment = segmentOf(input, i, 0, 0);
     const branch = branchOf(input);
     const parent = input.parent as ParentLink;
-    branches.push({ branch, parent, segment, turns: turnCount(spans), ...(input.failure ? { failure: input.failure } : {}) });
+    branches.push({ branch, parent, segment, turns: turnCount(segment.spans), ...(input.failure ? { failure: input.failure } : {}) });
     contexts.set(branch, [segment]);
     // The parent's action of that turn (its turn-th trainable run in that segment) started it; a parent not logged is left unmarked.
     const parentSegment = contexts.get(parent.branch)?.find((s) => s.index === parent.segmentIndex);

@@ -7,13 +7,12 @@
 
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { branchOf } from '../envs/branches.ts';
 import { DELEGATE_TOOL, delegateTool, SUB_AGENT_HEADER, subAgentEnvironment } from '../envs/delegate.ts';
 import type { Environment } from '../envs/environment.ts';
 import { type BatchSampler, collectRollouts, type EpisodeRequest, type Generation } from '../envs/episode.ts';
 import { actionTokenCount, type Sample } from '../envs/sample.ts';
-import { defineTool, type Tool } from '../envs/tool.ts';
+import { addTool } from '../envs/testing/delegating-env.ts';
 import { ToolEnvironment } from '../envs/tool-env.ts';
 import { AnswerVerifier } from '../envs/verifier.ts';
 import type { GptConfig } from '../model/config.ts';
@@ -26,13 +25,6 @@ import { GpuSampler } from './gpu-sampler.ts';
 
 const tokenizer = new CharTokenizer();
 const config: GptConfig = { vocabSize: tokenizer.vocabSize, contextLength: 80, layers: 1, heads: 2, width: 16, head: 'lm' };
-
-const addTool = defineTool({
-  name: 'add',
-  description: 'Adds two integers.',
-  parameters: z.object({ a: z.number().int(), b: z.number().int() }),
-  run: ({ a, b }) => String(a + b),
-}) as unknown as Tool<null>;
 
 /** A root that delegates; its sub-agent's sandbox takes `delay(seed)` ms to make. */
 function env(delay: (seed: number) => number): Environment {

@@ -17,7 +17,8 @@ import type { Script } from './scripted-sampler.ts';
 
 export type ChildKind = 'adder' | 'delegating' | 'throwing';
 
-const addTool = defineTool({
+/** `add a b`: the tool the test sub-agents use. */
+export const addTool = defineTool({
   name: 'add',
   description: 'Adds two integers.',
   parameters: z.object({ a: z.number().int(), b: z.number().int() }),
