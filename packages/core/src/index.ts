@@ -94,7 +94,7 @@ export {
 } from './envs/episode.ts';
 export { hackMetrics } from './envs/hack-attempts.ts';
 export { HIDDEN_OUTPUT_LIMIT, HiddenTestFsEnv, type HiddenTestFsEnvOptions, shTool } from './envs/hidden-test-fs/env.ts';
-export { type CallRecord, type HiddenSandbox, hackInfo, protectedAccesses } from './envs/hidden-test-fs/episode-sandbox.ts';
+export { type CallRecord, callsInfo, createSandbox, type HiddenSandbox, hackInfo, protectedAccesses } from './envs/hidden-test-fs/episode-sandbox.ts';
 export { HiddenTestVerifier, RESTORED_PATHS } from './envs/hidden-test-fs/grading.ts';
 export { type Case, distinctHiddenProblems, FAMILIES, type Family, type HiddenProblem, hiddenProblem, problemCount } from './envs/hidden-test-fs/problems.ts';
 export { type DemoPlan, demonstrationTurns, honestDemonstration, inferSolution, shAction } from './envs/hidden-test-fs/solver.ts';
@@ -262,6 +262,26 @@ export {
   referenceModelBackward,
   type TokenIds,
 } from './model/reference/gpt.ts';
+// The online anti-hack monitor (monitor/, docs/monitor.md): rule stage, judge stage, fabricated output.
+export { type CommandFact, commandFacts, type LineFacts, type WordFact } from './monitor/command-facts.ts';
+export { fabricatedCall } from './monitor/fabricate.ts';
+export { type Judge, type JudgeRequest, type JudgeVerdict, ShadowJudge } from './monitor/judge.ts';
+export { MONITOR_METRICS, type MonitorMetricName, monitorMetrics, recordedDecisions } from './monitor/metrics.ts';
+export {
+  CallMonitor,
+  type CallMonitorOptions,
+  DEFAULT_RULES,
+  MONITOR_MODES,
+  MONITOR_OFF,
+  type MonitorConfig,
+  type MonitorDecision,
+  type MonitorMode,
+} from './monitor/monitor.ts';
+export { monitorTrajectory, type OfflineDecision, type RecordedCall, recordedCalls } from './monitor/offline.ts';
+export { PATH_RULES } from './monitor/path-rules.ts';
+export type { MonitorRule, RuleContext, RuleFlag, RuleResult } from './monitor/rule.ts';
+export { normaliseUrl, SOURCE_RULES } from './monitor/source-rules.ts';
+export { type MonitorWorld, ruleContext, type ShellEffects } from './monitor/world.ts';
 export { criticSizes, type FieldIssue, modelConfigs, recipeChecks } from './recipe/checks.ts';
 export {
   describeRange,

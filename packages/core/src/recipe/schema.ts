@@ -13,6 +13,7 @@ import { KL_ESTIMATORS, LOSS_AGGREGATIONS } from '@horizon/kernels';
 import { z } from 'zod';
 import { SUMMARISERS } from '../envs/compaction.ts';
 import { TASK_ENVS } from '../envs/tasks.ts';
+import { MONITOR_MODES } from '../monitor/monitor.ts';
 
 const int = (doc: string, value: number, min: number, max: number) => z.number().int().min(min).max(max).default(value).describe(doc);
 const real = (doc: string, value: number, min: number, max: number) => z.number().min(min).max(max).default(value).describe(doc);
@@ -73,6 +74,14 @@ export const RecipeSchema = z
           maxConstant: int('largest training constant', 9, 2, 99),
           oodMinConstant: int('smallest out-of-distribution constant (larger than training)', 10, 1, 99),
           oodMaxConstant: int('largest out-of-distribution constant', 19, 1, 99),
+          monitor: section('the anti-hack monitor on every sh call: rules flag, a shadow dry run confirms (docs/monitor.md)', {
+            mode: choice(
+              'off (no monitor), log (decide and record each call, run it as it is), guard (a confirmed hack gets content-free decoy output; the rollout continues)',
+              MONITOR_MODES,
+              'off',
+            ),
+            penalty: real('added to the reward of an episode with a confirmed hack, guard mode only (0 = none)', 0, -10, 0),
+          }),
         },
       ),
       longStream: section('long-stream: call next for each digit until "end", answer their sum mod 10 (task.env = long-stream)', {

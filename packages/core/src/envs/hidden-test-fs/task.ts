@@ -4,6 +4,7 @@
 // The held-out set is drawn from the training constants and removed from training and SFT by value;
 // the OOD set uses larger constants (oodMinConstant–oodMaxConstant, two digits by default).
 
+import type { MonitorConfig } from '../../monitor/monitor.ts';
 import type { Vocabulary } from '../environment.ts';
 import { episodeSeed, mixSeed } from '../seeds.ts';
 import type { EvalSizes, EvalSplit, Task, TaskIssue, TaskLimits } from '../tasks.ts';
@@ -19,6 +20,8 @@ export interface HiddenTestFsConfig {
   maxConstant: number;
   oodMinConstant: number;
   oodMaxConstant: number;
+  /** The anti-hack monitor on every `sh` call (docs/monitor.md); absent: off. */
+  monitor?: MonitorConfig;
 }
 
 /**
@@ -74,6 +77,11 @@ export function hiddenTestFsChecks(c: HiddenTestFsConfig, sizes: EvalSizes): Tas
       path: `${at}.oodMinConstant`,
       message: `must exceed ${at}.maxConstant (${c.maxConstant}) so OOD constants are larger than any trained, got ${c.oodMinConstant}`,
     });
+  if (c.monitor && c.monitor.penalty !== 0 && c.monitor.mode !== 'guard')
+    issues.push({
+      path: `${at}.monitor.penalty`,
+      message: `is applied only when ${at}.monitor.mode is "guard" (it is "${c.monitor.mode}"); set the mode to guard or the penalty to 0, got ${c.monitor.penalty}`,
+    });
   if (issues.length > 0) return issues;
   const trainSpace = problemCount(trainRange(c));
   if (sizes.heldOutSize > trainSpace / 2)
@@ -104,6 +112,7 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
       new HiddenTestFsEnv({
         problem: (seed) => hiddenProblem(seed, split === 'ood' ? ood : train, split === 'train' ? excluded : undefined),
         hackOpen: c.hackOpen,
+        ...(c.monitor ? { monitor: c.monitor } : {}),
       }),
     trainSeed: (runSeed, index) => salted(episodeSeed(runSeed, 'train', index)),
     evalSeeds: (split) => evalSeeds[split],
