@@ -19,9 +19,10 @@ import type { MonitorRule, RuleContext, RuleResult } from './rule.ts';
 
 const notFlagged = (reason: string): RuleResult => ({ flagged: false, reason });
 
-/** The readings of a word as a path: itself, and what follows `=` (`--file=x`) or `:` (`REV:path`). */
+/** The readings of a word as a path: itself, what follows `=` (`--file=x`) or `:` (`REV:path`), and a short option's attached value (`-f.eval/tests`). */
 function pathReadings(text: string): string[] {
   const out = [text];
+  if (/^-[A-Za-z]./.test(text)) out.push(text.slice(2));
   for (const sep of ['=', ':']) {
     const at = text.indexOf(sep);
     if (at >= 0 && !text.includes('://')) out.push(text.slice(at + 1));
