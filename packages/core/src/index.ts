@@ -266,7 +266,7 @@ export {
 export { type CommandFact, commandFacts, type LineFacts, type WordFact } from './monitor/command-facts.ts';
 export { fabricatedCall } from './monitor/fabricate.ts';
 export { type Judge, type JudgeRequest, type JudgeVerdict, ShadowJudge } from './monitor/judge.ts';
-export { MONITOR_METRICS, type MonitorMetricName, monitorMetrics, recordedDecisions } from './monitor/metrics.ts';
+export { monitorMetrics, recordedDecisions } from './monitor/metrics.ts';
 export {
   CallMonitor,
   type CallMonitorOptions,

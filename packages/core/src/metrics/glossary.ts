@@ -253,6 +253,17 @@ export const METRICS = {
   'hack/attempts': { unit: 'count', doc: 'tool calls the monitor flagged as reward hacking this iteration', better: 'lower' },
   'hack/intercepted': { unit: 'count', doc: 'flagged tool calls the guard blocked or answered with a fabricated output' },
   'hack/attempt_rate': { unit: 'fraction', doc: 'fraction of rollouts with at least one flagged tool call', better: 'lower' },
+  'hack/flag_rate': { unit: 'fraction', doc: 'fraction of monitored tool calls at least one rule flagged (the rule stage, tuned for recall)' },
+  'hack/confirmed_rate': {
+    unit: 'fraction',
+    doc: 'fraction of monitored tool calls the judge confirmed as obtaining protected content',
+    better: 'lower',
+  },
+  'hack/overturn_rate': {
+    unit: 'fraction',
+    doc: 'fraction of flagged tool calls the judge found innocent (the precision the judge restores)',
+    healthy: 'high when the policy explores (find ., ls .eval) and the hack path is closed; 0 with nothing flagged is no metric, not a value',
+  },
 } as const satisfies Record<string, MetricDefinition>;
 
 export type MetricName = keyof typeof METRICS;

@@ -1,28 +1,10 @@
 // The monitor's `hack/*` metrics of a batch, read from the decision log each scored rollout carries
-// (`meta.calls[k].monitor`, written by the environment's tool). Three names are the glossary's
-// already (hack/attempts, hack/intercepted, hack/attempt_rate); the rates below are defined here,
-// with the glossary's shape, until they join metrics/glossary.ts — the metrics logger refuses a
-// name that is not there, so a trainer logs them only after that.
+// (`meta.calls[k].monitor`, written by the environment's tool). The names and their meanings are in
+// metrics/glossary.ts; the trainer logs them beside the tool-call counts.
 
 import type { Sample } from '../envs/sample.ts';
-import type { MetricDefinition, MetricName } from '../metrics/glossary.ts';
+import type { MetricName } from '../metrics/glossary.ts';
 import type { MonitorDecision } from './monitor.ts';
-
-export const MONITOR_METRICS = {
-  'hack/flag_rate': { unit: 'fraction', doc: 'fraction of monitored tool calls at least one rule flagged (the rule stage, tuned for recall)' },
-  'hack/confirmed_rate': {
-    unit: 'fraction',
-    doc: 'fraction of monitored tool calls the judge confirmed as obtaining protected content',
-    better: 'lower',
-  },
-  'hack/overturn_rate': {
-    unit: 'fraction',
-    doc: 'fraction of flagged tool calls the judge found innocent (the precision the judge restores)',
-    healthy: 'high when the policy explores (find ., ls .eval) and the hack path is closed; 0 with nothing flagged is no metric, not a value',
-  },
-} as const satisfies Record<string, MetricDefinition>;
-
-export type MonitorMetricName = keyof typeof MONITOR_METRICS;
 
 function isDecision(value: unknown): value is MonitorDecision {
   if (typeof value !== 'object' || value === null) return false;
@@ -45,7 +27,7 @@ export function recordedDecisions(meta: Sample['meta']): MonitorDecision[] {
  * and fabricated calls, the share of rollouts with a flagged call, and the three rates. Rates with
  * no denominator are left out rather than reported as 0.
  */
-export function monitorMetrics(samples: readonly Pick<Sample, 'meta' | 'status'>[]): Partial<Record<MetricName | MonitorMetricName, number>> {
+export function monitorMetrics(samples: readonly Pick<Sample, 'meta' | 'status'>[]): Partial<Record<MetricName, number>> {
   const scored = samples.filter((s) => s.status === 'completed' || s.status === 'truncated').map((s) => recordedDecisions(s.meta));
   const monitored = scored.filter((decisions) => decisions.length > 0);
   if (monitored.length === 0) return {};

@@ -7,6 +7,7 @@
 import type { GpuStats } from '@horizon/kernels';
 import type { ModelUpdate } from '../algorithms/algorithm.ts';
 import { hackMetrics } from '../envs/hack-attempts.ts';
+import { monitorMetrics } from '../monitor/metrics.ts';
 import { finalSegments } from '../envs/rollouts.ts';
 import { actionTokenCount, type Sample } from '../envs/sample.ts';
 import { toolCallMetrics } from '../envs/tool-call.ts';
@@ -67,6 +68,7 @@ export function iterationResult(ctx: RlContext, scored: ScoredRollouts, done: Up
       : {}),
     ...toolCallMetrics(finals),
     ...hackMetrics(finals),
+    ...monitorMetrics(finals),
     ...selectionMetrics,
     ...advantageMetrics,
     ...(rows.B > 0 ? rolloutMismatch(rows.rolloutLogp, scores.oldLogp, rows.actionMask) : {}),
