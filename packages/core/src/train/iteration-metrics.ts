@@ -7,11 +7,11 @@
 import type { GpuStats } from '@horizon/kernels';
 import type { ModelUpdate } from '../algorithms/algorithm.ts';
 import { hackMetrics } from '../envs/hack-attempts.ts';
-import { monitorMetrics } from '../monitor/metrics.ts';
 import { finalSegments } from '../envs/rollouts.ts';
 import { actionTokenCount, type Sample } from '../envs/sample.ts';
 import { toolCallMetrics } from '../envs/tool-call.ts';
 import type { MetricName } from '../metrics/glossary.ts';
+import { monitorMetrics } from '../monitor/metrics.ts';
 import type { ScoredRollouts } from './collect-and-score.ts';
 import { isSuccess } from './evaluate.ts';
 import type { RlContext } from './rl-context.ts';
