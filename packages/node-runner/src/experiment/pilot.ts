@@ -1,8 +1,11 @@
 // A short pilot that times the report's arms on this machine, now: a few SFT steps, then a few RL
-// iterations of each distinct arm and one evaluation at the report's size. It starts from a cached
-// warm start when one exists; from fresh weights otherwise, whose answers run to rl.maxNewTokens
-// (a warm-started policy stops after a few), so those estimates err long (docs/experiments.md,
-// 2026-12-01, compares a pilot's estimate with the runs it priced). The first iteration pays shader
+// iterations of each distinct arm and one evaluation of a sample of the report's problems, scaled
+// to the report's size (evaluation runs the problems in fixed-size batches, so its time grows with
+// their number; a last partial batch makes the scaled figure err long). It starts from the seed's
+// warm start, which the runner trains first when it is not cached: from fresh weights every answer
+// runs to rl.maxNewTokens (a warm-started policy stops after a few) and an agent episode to
+// rl.maxTurns, so such estimates err long (docs/experiments.md, 2026-12-01, compares a pilot's
+// estimate with the runs it priced). The first iteration pays shader
 // compilation and is not counted. An arm that learns from teachers is timed with stand-ins (its own
 // starting policy, as many times as it has teachers): scoring costs the same whoever the teacher is,
 // and the real ones may not have run yet.
@@ -14,6 +17,8 @@ import type { PlannedRun } from './plan.ts';
 
 const PILOT_SFT_STEPS = 12;
 const PILOT_ITERATIONS = 3;
+/** Held-out and OOD problems the pilot evaluates at most (each split); the time is scaled to the report's sizes. */
+const PILOT_EVAL_PROBLEMS = 64;
 
 export async function pilot(gpu: Gpu, runs: readonly PlannedRun[], warm?: Checkpoint): Promise<PilotTimings> {
   const arms: PilotTimings['arms'] = {};
@@ -26,8 +31,9 @@ export async function pilot(gpu: Gpu, runs: readonly PlannedRun[], warm?: Checkp
       ...run.recipe,
       sft: { ...run.recipe.sft, steps: sftSteps },
       rl: { ...run.recipe.rl, iterations: PILOT_ITERATIONS, criticWarmupSteps: 0 },
-      eval: { ...run.recipe.eval, interval: 0 },
+      eval: { ...run.recipe.eval, interval: 0, ...pilotEvalSizes(run.recipe) },
     };
+    const evalScale = evalProblems(run.recipe) / evalProblems(recipe);
     const teachers = await standInTeachers(gpu, recipe, warm);
     const trainer = new Trainer(gpu, recipe, teachers ? { teachers } : {});
     const iterations: number[] = [];
@@ -54,10 +60,17 @@ export async function pilot(gpu: Gpu, runs: readonly PlannedRun[], warm?: Checkp
       trainer.dispose();
     }
     if (Number.isNaN(sftStepSeconds) && sftTimes.length > 0) sftStepSeconds = mean(sftTimes);
-    arms[name] = { iterationSeconds: mean(iterations), evalSeconds };
+    arms[name] = { iterationSeconds: mean(iterations), evalSeconds: evalSeconds * evalScale };
   }
   return { sftStepSeconds, arms };
 }
+
+/** The evaluation sizes the pilot runs: each split's, capped at PILOT_EVAL_PROBLEMS. */
+export function pilotEvalSizes(recipe: Recipe): { heldOutSize: number; oodSize: number } {
+  return { heldOutSize: Math.min(recipe.eval.heldOutSize, PILOT_EVAL_PROBLEMS), oodSize: Math.min(recipe.eval.oodSize, PILOT_EVAL_PROBLEMS) };
+}
+
+const evalProblems = (recipe: Recipe) => recipe.eval.heldOutSize + recipe.eval.oodSize;
 
 /** The recipe's teachers replaced by copies of the arm's starting policy, or undefined if it has none. */
 async function standInTeachers(gpu: Gpu, recipe: Recipe, warm: Checkpoint | undefined): Promise<TeacherWeights[] | undefined> {

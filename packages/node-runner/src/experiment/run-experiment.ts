@@ -6,7 +6,7 @@
 
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputError, loadCheckpoint } from '@horizon/core';
+import { InputError } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
 import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
 import { budgetRefusal, estimate } from './budget.ts';
@@ -94,14 +94,15 @@ export async function runExperiment(options: ExperimentOptions): Promise<number>
 
   const gpu = await options.acquireGpu();
   try {
-    const firstWarm = new DirectoryCheckpointStore(sftCacheDir(runsRoot, pending[0].sftKey));
-    const cachedWarm = (await firstWarm.list()).length > 0 ? await loadCheckpoint(firstWarm) : undefined;
-    const from = cachedWarm ? 'the cached warm start' : 'fresh weights: the estimate errs long';
-    say(
-      `${runs.length - pending.length} of ${runs.length} runs already done; timing a pilot of ${new Set(pending.map((r) => r.arm.name)).size} arms from ${from}`,
-    );
-    const timings = await pilot(gpu, pending, cachedWarm);
-    const cost = estimate(pending, uncached, timings, report.probes?.includes('groups') ?? false);
+    // The pilot times the arms from the first pending run's warm start, trained now if it is not
+    // cached (the runs need it anyway): from fresh weights the estimate errs long (pilot.ts).
+    const first = pending[0];
+    if (uncached.some((run) => run.sftKey === first.sftKey)) say(`training seed ${first.seed}'s warm start first, for the pilot to start from`);
+    const firstWarm = await warmStart(gpu, first.warmRecipe, sftCacheDir(runsRoot, first.sftKey), say);
+    say(`${runs.length - pending.length} of ${runs.length} runs already done; timing a pilot of ${new Set(pending.map((r) => r.arm.name)).size} arms from the warm start`);
+    const timings = await pilot(gpu, pending, firstWarm);
+    const stillUncached = uncached.filter((run) => run.sftKey !== first.sftKey);
+    const cost = estimate(pending, stillUncached, timings, report.probes?.includes('groups') ?? false);
     for (const line of cost.lines) out(`  ${line}`);
     const refusal = budgetRefusal(cost.minutes, report.budget.minutes, options.budgetMinutes);
     if (refusal) throw new InputError('run', refusal);
