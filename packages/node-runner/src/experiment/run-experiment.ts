@@ -99,7 +99,9 @@ export async function runExperiment(options: ExperimentOptions): Promise<number>
     const first = pending[0];
     if (uncached.some((run) => run.sftKey === first.sftKey)) say(`training seed ${first.seed}'s warm start first, for the pilot to start from`);
     const firstWarm = await warmStart(gpu, first.warmRecipe, sftCacheDir(runsRoot, first.sftKey), say);
-    say(`${runs.length - pending.length} of ${runs.length} runs already done; timing a pilot of ${new Set(pending.map((r) => r.arm.name)).size} arms from the warm start`);
+    say(
+      `${runs.length - pending.length} of ${runs.length} runs already done; timing a pilot of ${new Set(pending.map((r) => r.arm.name)).size} arms from the warm start`,
+    );
     const timings = await pilot(gpu, pending, firstWarm);
     const stillUncached = uncached.filter((run) => run.sftKey !== first.sftKey);
     const cost = estimate(pending, stillUncached, timings, report.probes?.includes('groups') ?? false);
