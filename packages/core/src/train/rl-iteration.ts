@@ -43,6 +43,18 @@ async function update(ctx: RlContext, iteration: number, scored: ScoredRollouts)
   const rl = recipe.rl;
   const { rows, scores, batch, advantages, returns, advantageMetrics } = scored;
   const updates = batch ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
+  // Models on rows of their own (GenAC's generative critic) step first, once (algorithm.ts).
+  const ownMetrics =
+    batch && ctx.algorithm.trainOwnModels
+      ? await ctx.algorithm.trainOwnModels({
+          gpu: ctx.scorer.gpu,
+          recipe,
+          iteration,
+          models,
+          ownTraining: scored.ownTraining,
+          state: ctx.methodState ?? {},
+        })
+      : undefined;
   // Truncated importance sampling weights the PPO-clip loss, i.e. its advantages (rollout-mismatch.ts).
   const tis =
     rl.tis > 0 && updates.some((u) => u.terms.some((term) => term.kind === 'ppo-clip'))
@@ -80,5 +92,5 @@ async function update(ctx: RlContext, iteration: number, scored: ScoredRollouts)
       }
     }
   }
-  return { updates, steps, stepSeconds, tisMetrics: tis?.metrics };
+  return { updates, steps, stepSeconds, tisMetrics: tis?.metrics, ownMetrics };
 }

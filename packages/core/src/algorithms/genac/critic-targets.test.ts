@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { criticRewards, groupCentred, monteCarloValues, reinforceLossRef } from './critic-targets.ts';
+import { baselineAdvantages, whitened } from './policy-advantages.ts';
 
 describe("the generative critic's targets", () => {
   it('takes each prompt group’s mean reward as its Monte-Carlo value', () => {
@@ -25,5 +26,26 @@ describe("the generative critic's targets", () => {
     const loss = reinforceLossRef(logp, mask, [0.5, -2], 2, 3);
     expect(loss).toBeCloseTo(-(0.5 * (-1 - 2) + -2 * -0.5) / 3, 12);
     expect(reinforceLossRef(logp, [0, 0, 0, 0, 0, 0], [1, 1], 2, 3)).toBe(0);
+  });
+});
+
+describe("the actor's advantages on the critic's baseline", () => {
+  it('are the return from each action token minus its row’s value, 0 off the mask', () => {
+    // Row 0: prompt, then 3 action tokens with the reward 1 on the last; row 1: 2 action tokens, reward 0, a KL penalty on the first.
+    const rows = { B: 2, T: 4, actionMask: Uint32Array.of(0, 1, 1, 1, 0, 1, 1, 0) };
+    const rewards = Float32Array.of(0, 0, 0, 1, 0, -0.25, 0, 0);
+    const got = baselineAdvantages(rows, rewards, [0.75, 0.5], 1);
+    expect(Array.from(got)).toEqual([0, 0.25, 0.25, 0.25, 0, -0.75, -0.5, 0]);
+    const discounted = baselineAdvantages(rows, rewards, [0.75, 0.5], 0.5);
+    expect(Array.from(discounted)).toEqual([0, 0.25 - 0.75, 0.5 - 0.75, 1 - 0.75, 0, -0.75, -0.5, 0]);
+  });
+
+  it('whiten over the action tokens only, with the unbiased variance the kernel uses', () => {
+    const mask = Uint32Array.of(1, 1, 0, 1);
+    const w = whitened(Float32Array.of(1, 2, 9, 3), mask);
+    expect(w[2]).toBe(0);
+    const on = [w[0], w[1], w[3]];
+    expect(on.reduce((a, b) => a + b, 0)).toBeCloseTo(0, 6);
+    expect(on.reduce((a, b) => a + b * b, 0) / (3 - 1)).toBeCloseTo(1, 4);
   });
 });
