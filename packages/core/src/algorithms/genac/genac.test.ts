@@ -4,8 +4,8 @@
 
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
-import type { Sample } from '../../envs/sample.ts';
 import type { MetricName } from '../../metrics/glossary.ts';
+import { type SampleRecord, sampleRecord } from '../../metrics/jsonl.ts';
 import { Gpt } from '../../model/gpt.ts';
 import { AdamW } from '../../model/optimizer.ts';
 import { referenceForward } from '../../model/reference/gpt.ts';
@@ -104,7 +104,7 @@ describe('genac', () => {
     const policy: Uint32Array[] = [];
     const critic: Uint32Array[] = [];
     const rows: Partial<Record<MetricName, number>>[] = [];
-    const critiques: Sample['meta'][] = [];
+    const critiques: SampleRecord['critique'][] = [];
     const snapshot = async () => {
       policy.push(bits(await trainer.policy.readParameters()));
       critic.push(bits(await (trainer.rlModels.get(GENERATIVE_CRITIC_NAME) as Gpt).readParameters()));
@@ -117,8 +117,8 @@ describe('genac', () => {
           rows.push(metrics);
           await snapshot();
         },
-        onSamples: (phase, _step, samples) => {
-          if (phase === 'rl') critiques.push(...samples.map(({ sample }) => sample.meta));
+        onSamples: (phase, step, samples) => {
+          if (phase === 'rl') critiques.push(...samples.map(({ sample }) => sampleRecord(sample, { phase, step }).critique));
         },
       });
     } finally {
@@ -146,16 +146,16 @@ describe('genac', () => {
       expect(row['genac/malformed_rate']).toBeGreaterThanOrEqual(0);
       expect(row['genac/malformed_rate']).toBeLessThanOrEqual(1);
     }
-    // Every rollout shown carries its critique: the critic prompt (actor size, win rate) and the value it took.
+    // Every rollout written to samples.jsonl carries its critique: the critic prompt (actor size, win rate) and the value it took.
     expect(critiques.length).toBeGreaterThan(0);
-    for (const meta of critiques) {
-      const genac = meta.genac as Record<string, unknown>;
+    for (const critique of critiques) {
+      const genac = critique as Record<string, unknown>;
       expect(genac.prompt).toMatch(/^[0-9]+\+[0-9]+=L1D16W([0-9]+|\?)\|$/);
       expect(typeof genac.value).toBe('number');
       expect('digit' in genac || 'malformed' in genac).toBe(true);
     }
     // The first iteration has no earlier win rate; the later ones render the one measured before them.
-    expect((critiques[0].genac as Record<string, string>).prompt).toContain('W?|');
-    expect((critiques[critiques.length - 1].genac as Record<string, string>).prompt).not.toContain('W?|');
+    expect(critiques[0]?.prompt).toContain('W?|');
+    expect(critiques[critiques.length - 1]?.prompt).not.toContain('W?|');
   });
 });
