@@ -31,7 +31,8 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
 }
 
 /**
- * 5. Updates: epochs × minibatches over a fresh shuffle each epoch; on every minibatch each model the
+ * 5. Updates: first the method's models on rows of their own, once (`trainOwnModels`: GenAC's
+ *    generative critic); then epochs × minibatches over a fresh shuffle each epoch; on every minibatch each model the
  *    method trains this iteration takes one step, in the method's order. Every loss term of every
  *    minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3). With
  *    nothing left to train (every rollout failed or was dropped) the iteration takes no step. A model
