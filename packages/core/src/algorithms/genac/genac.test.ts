@@ -1,9 +1,11 @@
-// GenAC on the GPU: the critic's REINFORCE step computes the loss its float64 definition gives, and
+// GenAC on the GPU: the critic's REINFORCE step computes the loss its float64 definition gives;
 // through the real Trainer the critic's SFT and REINFORCE iterations leave the actor's weights bit
-// for bit as they were, while PPO on the critic's values then moves them.
+// for bit as they were, while PPO on the critic's values then moves them; and a run resumed from a
+// checkpoint (the critic, its AdamW moments, the win rate in the method's state) replays exactly.
 
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
+import { loadCheckpoint, MemoryCheckpointStore, saveCheckpoint } from '../../checkpoint/store.ts';
 import type { MetricName } from '../../metrics/glossary.ts';
 import { type SampleRecord, sampleRecord } from '../../metrics/jsonl.ts';
 import { Gpt } from '../../model/gpt.ts';
@@ -11,11 +13,11 @@ import { AdamW } from '../../model/optimizer.ts';
 import { referenceForward } from '../../model/reference/gpt.ts';
 import { resolveRecipe } from '../../recipe/resolve.ts';
 import { SftStepper } from '../../train/sft.ts';
-import { Trainer } from '../../train/trainer.ts';
+import { Trainer, type TrainerHooks } from '../../train/trainer.ts';
 import { CriticBatch } from './critic-batch.ts';
 import { renderCriticPrompt } from './critic-prompt.ts';
 import { reinforceLossRef } from './critic-targets.ts';
-import { GENERATIVE_CRITIC_NAME, reinforceRows } from './critic-training.ts';
+import { GENERATIVE_CRITIC_NAME, reinforceRows, WIN_RATE_STATE } from './critic-training.ts';
 import { criticTokenizer, generativeCriticConfig } from './critic-vocabulary.ts';
 import { parseCritique } from './value-digit.ts';
 
@@ -157,5 +159,37 @@ describe('genac', () => {
     // The first iteration has no earlier win rate; the later ones render the one measured before them.
     expect(critiques[0]?.prompt).toContain('W?|');
     expect(critiques[critiques.length - 1]?.prompt).not.toContain('W?|');
+  });
+
+  it('resumes bit for bit: N iterations equal N/2, a checkpoint round trip, and N/2 more', async () => {
+    const gpu = await testGpu();
+    const recipe = recipeWith(['rl.iterations=4', 'genac.sftIterations=1', 'genac.reinforceIterations=1', 'checkpoint.interval=2']);
+    type Line = { phase: string; step: number; metrics: Partial<Record<MetricName, number>> };
+    const recorder = (lines: Line[]): TrainerHooks => ({ onMetrics: (phase, step, metrics) => void lines.push({ phase, step, metrics }) });
+    const numerics = (lines: Line[]) =>
+      lines
+        .filter((l) => l.phase !== 'sft')
+        .map((l) => ({ ...l, metrics: Object.fromEntries(Object.entries(l.metrics).filter(([k]) => !k.startsWith('perf/'))) }));
+    const straight: Line[] = [];
+    const whole = new Trainer(gpu, recipe);
+    await whole.run(recorder(straight));
+    whole.dispose();
+
+    const resumed: Line[] = [];
+    const first = new Trainer(gpu, recipe);
+    await first.run({ ...recorder(resumed), shouldStop: () => first.iteration >= 2 });
+    const ckpt = await first.checkpoint();
+    first.dispose();
+    expect(Object.keys(ckpt.models)).toEqual(['policy', 'reference', GENERATIVE_CRITIC_NAME]);
+    expect(ckpt.models[GENERATIVE_CRITIC_NAME].adam).toBeDefined();
+    expect(ckpt.trainerState?.method).toMatchObject({ [WIN_RATE_STATE]: expect.any(Number) });
+    const store = new MemoryCheckpointStore();
+    await saveCheckpoint(store, ckpt, { keepLast: 1 });
+    const second = new Trainer(gpu, recipe);
+    second.restore(await loadCheckpoint(store, { recipe }));
+    await second.run(recorder(resumed));
+    second.dispose();
+    expect(numerics(resumed)).toEqual(numerics(straight));
+    expect(straight.filter((l) => l.phase === 'rl')).toHaveLength(4);
   });
 });
