@@ -1,9 +1,10 @@
 // GenAC's recipe: its preset, its own section, the checks that refuse a recipe its critic cannot
 // run, and the models it declares.
 
+import { REQUIRED_LIMITS } from '@horizon/kernels';
 import { describe, expect, it } from 'vitest';
 import { declaredModels } from '../algorithms/declared-models.ts';
-import { recipeVocabSize } from './fits.ts';
+import { checkRecipeFitsDevice, recipeVocabSize } from './fits.ts';
 import { resolveRecipe } from './resolve.ts';
 
 describe('the genac recipe', () => {
@@ -45,5 +46,11 @@ describe('the genac recipe', () => {
     expect(() => resolveRecipe({ sets: ['genac.criticLr=0.01'] })).toThrow(
       /genac\.criticLr \(from --set\) is read by genac; this recipe's rl\.algorithm is ppo/,
     );
+  });
+
+  it('sizes the generative critic by model.critic: a head wider than the kernels take is refused', () => {
+    const { recipe } = resolveRecipe({ preset: 'add-genac', sets: ['model.critic.width=1024', 'model.critic.heads=2'] });
+    const host = { hostMemoryBytes: 8 * 2 ** 30, deviceInHostMemory: true };
+    expect(() => checkRecipeFitsDevice(recipe, recipeVocabSize(recipe), REQUIRED_LIMITS, host)).toThrow(/^model\.critic\.width 1024 with 2 heads/);
   });
 });
