@@ -4,6 +4,7 @@
 import { REQUIRED_LIMITS } from '@horizon/kernels';
 import { describe, expect, it } from 'vitest';
 import { declaredModels } from '../algorithms/declared-models.ts';
+import { criticVocabulary } from '../algorithms/genac/critic-vocabulary.ts';
 import { checkRecipeFitsDevice, recipeVocabSize } from './fits.ts';
 import { resolveRecipe } from './resolve.ts';
 
@@ -22,6 +23,15 @@ describe('the genac recipe', () => {
       ['reference', 'reference', false, 'lm', 13],
       ['genac-critic', 'generative-critic', true, 'lm', 19],
     ]);
+  });
+
+  it('runs on subtraction and the mix too, whose critic vocabulary has their "-"', () => {
+    for (const env of ['subtraction', 'mix'] as const) {
+      const { recipe } = resolveRecipe({ preset: 'add-genac', sets: [`task.env=${env}`] });
+      const critic = declaredModels(recipe, recipeVocabSize(recipe))[2];
+      expect(critic.config.vocabSize, env).toBe(recipeVocabSize(recipe) + 6);
+      expect(criticVocabulary(recipe.task).characters, env).toContain('-');
+    }
   });
 
   it('refuses a task whose prompts the scripted reasoning cannot read', () => {

@@ -1,10 +1,10 @@
-// GenAC's generative critic reads and writes text: the actor's prompt, the actor's size and win rate,
-// a short reasoning and a value. Its vocabulary is the task's (so the actor's prompt encodes as it
-// is) with the few characters the critic's own text adds appended after the task's characters
-// (the GenAC paper, generative actor-critic: the critic is a language model, not a value head). The critic is a GPT
-// of its own with a language-model head, sized by model.critic.*, always freshly initialised: its
-// embedding table has rows the policy's does not, so the policy's trunk cannot be copied into it
-// name for name as PPO's critic is.
+// GenAC's generative critic reads and writes text: the actor's prompt, the actor's size and win
+// rate, a short reasoning and a value. Its vocabulary is the task's (so the actor's prompt encodes as
+// it is) with the few characters of the critic's own text appended after the task's characters: the
+// GenAC paper's critic is a language model, not a value head. The critic is a GPT of its own with a
+// language-model head, sized by model.critic.*, always freshly initialised: its embedding table has
+// rows the policy's does not, so the policy's trunk cannot be copied into it name for name as PPO's
+// critic is.
 
 import type { Vocabulary } from '../../envs/environment.ts';
 import { taskVocabulary } from '../../envs/tasks.ts';
