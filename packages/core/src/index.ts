@@ -8,9 +8,14 @@ export type {
   ModelDeclaration,
   ModelRole,
   ModelUpdate,
+  OwnTrainingInputs,
   ScoreName,
 } from './algorithms/algorithm.ts';
 export { type DeclaredModel, declaredModels } from './algorithms/declared-models.ts';
+export { type ActorState, renderCriticPrompt } from './algorithms/genac/critic-prompt.ts';
+export { criticTokenizer, criticVocabulary } from './algorithms/genac/critic-vocabulary.ts';
+export { GENERATIVE_CRITIC } from './algorithms/genac/genac.ts';
+export { type Critique, formatCritique, type MalformedReason, parseCritique } from './algorithms/genac/value-digit.ts';
 export { ALGORITHM_BY_NAME, declaresRole } from './algorithms/index.ts';
 export {
   type AdamState,

@@ -8,19 +8,23 @@
 
 import type { Gpu, KlEstimator } from '@horizon/kernels';
 import type { JsonValue } from '../envs/environment.ts';
+import type { Sample } from '../envs/sample.ts';
 import type { MetricName } from '../metrics/glossary.ts';
+import type { Gpt } from '../model/gpt.ts';
 import type { AlgorithmName, Recipe } from '../recipe/schema.ts';
 import type { BatchTensors } from '../train/batch-tensors.ts';
+import type { RlModels } from '../train/rl-context.ts';
 import type { TrainingRows } from '../train/rows.ts';
 import type { Scores } from '../train/scoring.ts';
 
 /**
  * What a model is for, which decides how the trainer builds it. A `teacher` declaration stands for
  * the run's teachers (distill.teachers): frozen policies of other runs that the front end loads and
- * hands to the trainer (train/teachers.ts); they are not part of the run's checkpoints. A generative
- * critic joins this union when a method needs one.
+ * hands to the trainer (train/teachers.ts); they are not part of the run's checkpoints. A
+ * `generative-critic` is a language model over the task's vocabulary extended with its own
+ * characters, which writes a reasoning and a value digit (GenAC, algorithms/genac/).
  */
-export type ModelRole = 'policy' | 'reference' | 'critic' | 'teacher';
+export type ModelRole = 'policy' | 'reference' | 'critic' | 'teacher' | 'generative-critic';
 
 export interface ModelDeclaration {
   /** Names the model in checkpoints (`<name>.safetensors`, AdamW moments `<name>.exp_avg.*`). */
@@ -86,6 +90,14 @@ export interface AdvantageInputs {
   /** [B, T] task rewards on their target positions, plus −β·KL per action token when KL is in the reward. */
   tokenRewards: Float32Array;
   recipe: Recipe;
+  /** The method's models by declared name (GenAC samples its generative critic's text here). */
+  models?: ReadonlyMap<string, Gpt>;
+  /** Row b's rollout (its prompt text, group and reward): a method may add to its `meta` for the views. */
+  samples?: readonly Sample[];
+  /** The iteration (0-based), from which a method's own sampling derives its noise. */
+  iteration?: number;
+  /** The method's state across iterations (UpdateContext.state), read only here. */
+  state?: Readonly<Record<string, JsonValue>>;
 }
 
 export interface AdvantageResult {
@@ -95,6 +107,20 @@ export interface AdvantageResult {
   metrics: Partial<Record<MetricName, number>>;
   /** `batch.advantages` and `batch.returns` already hold these arrays; otherwise the loop uploads them once. */
   onGpu?: boolean;
+  /** What the method's `trainOwnModels` needs from this batch (GenAC: its critic's rows and targets). */
+  ownTraining?: unknown;
+}
+
+/** What a method's `trainOwnModels` is given, once per iteration before the loop's minibatch updates. */
+export interface OwnTrainingInputs {
+  gpu: Gpu;
+  recipe: Recipe;
+  iteration: number;
+  models: RlModels;
+  /** AdvantageResult.ownTraining of this iteration's batch. */
+  ownTraining: unknown;
+  /** The method's state across iterations (UpdateContext.state), which this may update; saved in checkpoints. */
+  state: Record<string, JsonValue>;
 }
 
 /**
@@ -124,6 +150,12 @@ export interface Algorithm {
   labelledFile?(recipe: Recipe): string | undefined;
   /** Parameters of a declared, trained model that its optimizer must leave alone (names from `parameterNames`); none if absent. */
   frozenParameters?(recipe: Recipe, model: string, parameterNames: readonly string[]): readonly string[];
+  /**
+   * Steps of declared models that train on rows of their own rather than the batch's (GenAC's
+   * generative critic, on the text it wrote and on its SFT data): the loop's minibatches carry the
+   * policy's rows, so such a model steps here, once per iteration, before the loop's updates. Returns metrics.
+   */
+  trainOwnModels?(inputs: OwnTrainingInputs): Promise<Partial<Record<MetricName, number>>>;
 }
 
 /** The policy being trained and the frozen SFT copy the KL is measured against: every method's first two models. */

@@ -8,6 +8,7 @@ import { modelConfigs } from '../recipe/checks.ts';
 import type { Recipe } from '../recipe/schema.ts';
 import { lagModelName } from '../train/policy-history.ts';
 import type { ModelDeclaration, ModelRole } from './algorithm.ts';
+import { generativeCriticConfig } from './genac/critic-vocabulary.ts';
 import { ALGORITHM_BY_NAME } from './index.ts';
 
 export interface DeclaredModel extends ModelDeclaration {
@@ -21,9 +22,14 @@ export interface DeclaredModel extends ModelDeclaration {
  */
 export function declaredModels(recipe: Recipe, vocabSize: number): DeclaredModel[] {
   const configs = modelConfigs(recipe, vocabSize);
-  const configOf: Record<Exclude<ModelRole, 'teacher'>, GptConfig> = { policy: configs.policy, reference: configs.policy, critic: configs.critic };
+  const configOf: Record<Exclude<ModelRole, 'teacher' | 'generative-critic'>, GptConfig> = {
+    policy: configs.policy,
+    reference: configs.policy,
+    critic: configs.critic,
+  };
+  const configFor = (role: Exclude<ModelRole, 'teacher'>) => (role === 'generative-critic' ? generativeCriticConfig(recipe) : configOf[role]);
   const built = ALGORITHM_BY_NAME[recipe.rl.algorithm].models.filter((model) => model.role !== 'teacher');
-  const method = built.map((model) => ({ ...model, config: configOf[model.role as Exclude<ModelRole, 'teacher'>] }));
+  const method = built.map((model) => ({ ...model, config: configFor(model.role as Exclude<ModelRole, 'teacher'>) }));
   const kept = Array.from({ length: recipe.rl.rolloutLag }, (_, i) => ({
     name: lagModelName(i + 1),
     role: 'policy' as const,

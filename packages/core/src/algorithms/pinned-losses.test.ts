@@ -39,6 +39,19 @@ const RECIPES: Record<AlgorithmName, { preset: PresetName; sets: string[] }> = {
   kto: { preset: 'add-kto', sets: TINY },
   sao: { preset: 'add-sao', sets: [...TINY, 'rl.criticWarmupSteps=0'] },
   distill: { preset: 'add-distill', sets: [...TINY, 'distill.teachers=constant-teacher'] },
+  // One critic SFT and one critic REINFORCE iteration (the actor frozen, no policy loss), then three
+  // PPO iterations on the critic's values; the critic's prompt and answer need 24 positions.
+  genac: {
+    preset: 'add-genac',
+    sets: [
+      ...TINY.filter((set) => !/^(rl\.iterations|model\.contextLength)=/.test(set)),
+      'model.contextLength=24',
+      'rl.iterations=5',
+      'genac.sftIterations=1',
+      'genac.sftSteps=2',
+      'genac.reinforceIterations=1',
+    ],
+  },
 };
 
 interface Pinned {
@@ -56,6 +69,8 @@ const PINNED: Record<AlgorithmName, Pinned> = {
   kto: { loss: [0.14594002068042755, 0.07502398267388344, 0.07496381551027298], reward: [1 / 6, 0, 0] },
   distill: { loss: [0.5209426581859589, 0.5369727313518524, 0.49886491894721985], reward: [1 / 6, 0, 0] },
   sao: { loss: [0.09666316211223602, -0.08155788108706474, -0.21628494933247566], reward: [1 / 6, 0, 0] },
+  // Measured on SwiftShader, 2026-12-02; the first PPO iteration (the run's third) got reward 0 on all its rollouts.
+  genac: { loss: [0, 0.0010480955243110657, 0.0002527683973312378], reward: [0, 1 / 12, 1 / 12] },
 };
 
 /** Distillation's teacher: the policy's shape with every weight 0.01, so its log-probs are fixed and known. */
@@ -72,7 +87,8 @@ async function firstIterations(recipe: Recipe): Promise<Pinned> {
   try {
     await trainer.run({
       onMetrics: (phase, _step, metrics) => {
-        if (phase !== 'rl') return;
+        // Iterations that train no policy (GenAC's critic phases) have no policy loss to pin.
+        if (phase !== 'rl' || metrics['policy/loss'] === undefined) return;
         measured.loss.push(metrics['policy/loss'] as number);
         measured.reward.push(metrics['rollout/reward'] as number);
       },

@@ -191,6 +191,32 @@ export const METRICS = {
   'critic/return_mean': { unit: 'value', doc: 'mean critic target R̂ (GAE with λ_critic) over action tokens' },
   'critic/value_clip_frac': { unit: 'fraction', doc: 'fraction of action tokens whose value update was clipped by ε_v' },
   'critic/grad_norm': { unit: 'norm', doc: 'global L2 norm of the critic gradient before clipping, mean over minibatches', divergence: true },
+  'genac/malformed_rate': {
+    unit: 'fraction',
+    doc: 'GenAC: fraction of the generative critic’s samples with no well-formed "reasoning=value<eos>" (value 0–10); they get the fallback value',
+    better: 'lower',
+    healthy: 'near 1 for a fresh critic, near 0 after its SFT iterations.',
+  },
+  'genac/value_mean': { unit: 'value', doc: 'GenAC: mean value digit/10 over the batch’s critic samples, fallbacks included' },
+  'genac/value_error': {
+    unit: 'value',
+    doc: 'GenAC: mean |v − MC| over the batch’s critic samples, MC = the prompt group’s mean reward (fallbacks included)',
+    better: 'lower',
+  },
+  'genac/fallback_value': { unit: 'value', doc: 'GenAC: the value a malformed critic sample got: the mean of the well-formed ones, 0.5 if none' },
+  'genac/sft_loss': {
+    unit: 'nats/token',
+    doc: 'GenAC: the critic’s SFT cross-entropy on its scripted data, last step of the iteration',
+    better: 'lower',
+    divergence: true,
+  },
+  'genac/critic_loss': {
+    unit: 'loss',
+    doc: 'GenAC: the critic’s REINFORCE surrogate −Σ s·A·log π_c over its own tokens (A = reward − group mean, reward −(v − MC)² or −1)',
+    divergence: true,
+  },
+  'genac/critic_reward': { unit: 'reward', doc: 'GenAC: mean REINFORCE reward of the critic’s samples: −(v − MC)², −1 when malformed', better: 'higher' },
+  'genac/critic_grad_norm': { unit: 'norm', doc: 'GenAC: global L2 norm of the critic gradient before clipping, last step of the iteration', divergence: true },
   'eval/held_out_success': {
     unit: 'fraction',
     doc: 'greedy exact-match success on the fixed held-out set (training digits, never trained on)',
@@ -268,7 +294,7 @@ export const METRICS = {
 
 export type MetricName = keyof typeof METRICS;
 export const METRIC_NAMES = Object.keys(METRICS) as MetricName[];
-export const METRIC_NAMESPACES = ['rollout', 'policy', 'critic', 'eval', 'sft', 'perf', 'hack'] as const;
+export const METRIC_NAMESPACES = ['rollout', 'policy', 'critic', 'eval', 'sft', 'perf', 'hack', 'genac'] as const;
 
 export function isMetricName(name: string): name is MetricName {
   return Object.hasOwn(METRICS, name);

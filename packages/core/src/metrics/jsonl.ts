@@ -13,6 +13,7 @@
 // read back as numbers, because a NaN loss is exactly what a log must not lose.
 
 import type { ParentLink } from '../envs/branches.ts';
+import type { JsonValue } from '../envs/environment.ts';
 import type { RolloutStatus } from '../envs/rollout-status.ts';
 import { type RolloutFailure, type Sample, TOKEN_KINDS, type TokenKind, type Turn } from '../envs/sample.ts';
 import { InputError } from '../errors.ts';
@@ -173,6 +174,12 @@ export interface SampleRecord {
   kinds?: string;
   /** Optional per-token channels (advantage, value, ratio, kl, logprob, …), aligned with tokens. */
   channels?: Record<string, (number | string)[]>;
+  /**
+   * GenAC's critique of this rollout (Sample.meta.genac, algorithms/genac/genac.ts): the critic's
+   * prompt, its reasoning, the digit it wrote or why it was malformed, the value the baseline took
+   * and the prompt's Monte-Carlo value. Present on GenAC's training rollouts only.
+   */
+  critique?: { [key: string]: JsonValue };
 }
 
 /** The letter of each token kind in a SampleRecord's `kinds`. */
@@ -213,6 +220,8 @@ export function sampleRecord(
     kinds: Array.from(sample.tokenKinds, (code) => KIND_LETTERS[TOKEN_KINDS[code]]).join(''),
   };
   if (extra.pieces) record.pieces = extra.pieces;
+  const critique = sample.meta.genac;
+  if (critique && typeof critique === 'object' && !Array.isArray(critique)) record.critique = { ...critique };
   if (extra.channels) {
     record.channels = {};
     for (const [name, values] of Object.entries(extra.channels)) {

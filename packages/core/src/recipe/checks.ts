@@ -1,5 +1,6 @@
 // Rules that span fields. Each names the field to change and the value it conflicts with.
 
+import { genacChecks } from '../algorithms/genac/recipe-checks.ts';
 import { declaresRole } from '../algorithms/index.ts';
 import { taskChecks, taskLimits } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
@@ -33,6 +34,7 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
   const add = (path: string, message: string) => issues.push({ path, message });
   const { policy } = r.model;
   if (policy.width % policy.heads !== 0) add('model.policy.width', `must be a multiple of model.policy.heads (${policy.heads}), got ${policy.width}`);
+  if (declaresRole(r, 'generative-critic')) issues.push(...genacChecks(r));
   if (declaresRole(r, 'critic')) {
     const critic = criticSizes(r);
     const ownShape = r.model.critic.width !== 0 || r.model.critic.heads !== 0;

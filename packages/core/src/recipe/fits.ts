@@ -14,6 +14,7 @@
 
 import { MATMUL_BLOCKING, MAX_HEAD_DIM, matmulTile } from '@horizon/kernels';
 import { declaredModels } from '../algorithms/declared-models.ts';
+import { generativeCriticConfig } from '../algorithms/genac/critic-vocabulary.ts';
 import { declaresRole } from '../algorithms/index.ts';
 import { taskLimits, taskVocabulary } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
@@ -116,9 +117,10 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
   };
   const { rl, sft, eval: ev, model } = recipe;
   const usesCritic = declaresRole(recipe, 'critic');
+  const usesGenerativeCritic = declaresRole(recipe, 'generative-critic');
   const critic = criticSizes(recipe);
   // Kernel limits first: they hold on every device.
-  for (const [path, shape] of [['model.policy', model.policy], ...(usesCritic ? [['model.critic', critic] as const] : [])] as const) {
+  for (const [path, shape] of [['model.policy', model.policy], ...(usesCritic || usesGenerativeCritic ? [['model.critic', critic] as const] : [])] as const) {
     const hd = shape.width / shape.heads;
     if (hd > MAX_HEAD_DIM)
       refuse(
@@ -145,7 +147,12 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
   const models: [string, GptConfig, boolean, string][] = [
     ...declaredModels(recipe, vocabSize)
       .filter((m) => !isLagModelName(m.name))
-      .map((m): [string, GptConfig, boolean, string] => [m.name, m.config, m.trained, m.role === 'critic' ? 'model.critic.width' : 'model.policy.width']),
+      .map((m): [string, GptConfig, boolean, string] => [
+        m.name,
+        m.config,
+        m.trained,
+        m.role === 'critic' || m.role === 'generative-critic' ? 'model.critic.width' : 'model.policy.width',
+      ]),
     ...teachers.map((c, k): [string, GptConfig, boolean, string] => [`teacher ${k + 1}`, c, false, 'distill.teachers']),
   ];
   const optimizerFloats = { total: 0 };
@@ -186,6 +193,10 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
           [configs.critic, rows, 'scoring critic', batchField],
           [configs.critic, minibatch, 'update critic', 'rl.minibatches'],
         ] as [GptConfig, number, string, string][])
+      : []),
+    // GenAC's critic steps on one row per rollout, all at once (algorithms/genac/critic-training.ts).
+    ...(usesGenerativeCritic
+      ? ([[generativeCriticConfig(recipe), rows, 'update generative critic', batchField]] as [GptConfig, number, string, string][])
       : []),
   ];
   for (const [c, B, label, field] of phases) {

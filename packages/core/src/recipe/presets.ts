@@ -117,6 +117,14 @@ export const PRESETS = {
       distill: { route: 'addition=1,subtraction=2' },
     },
   },
+  'add-genac': {
+    doc: 'addition, GenAC: PPO whose baseline is a generative critic that writes a reasoning and a value digit 0–10, trained by SFT on Monte-Carlo values, then REINFORCE',
+    // 8 rollouts per prompt: each prompt's Monte-Carlo value (its group's mean reward) is the critic's target.
+    recipe: {
+      name: 'add-genac',
+      rl: { algorithm: 'genac', promptsPerIteration: 32, groupSize: 8, minibatches: 4 },
+    },
+  },
   'hidden-ppo': {
     doc: 'hidden-test-fs with the hack path closed (.eval/ denied): PPO on a 2-layer, width-32 policy at a 192-token context, multi-turn SFT demonstrations first',
     recipe: {

@@ -28,7 +28,7 @@ const section = <S extends z.ZodRawShape>(doc: string, shape: S) =>
     .prefault({} as never)
     .describe(doc);
 
-export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao', 'distill'] as const;
+export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao', 'distill', 'genac'] as const;
 export const DISTILL_MODES = ['advantage', 'loss'] as const;
 export const KL_PLACEMENTS = ['reward', 'loss'] as const;
 // Declared beside the kernels that implement them (kernels/src/rl/kl, rl/aggregate).
@@ -118,7 +118,7 @@ export const RecipeSchema = z
     }),
     rl: section('reinforcement learning', {
       algorithm: choice(
-        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions), sao (critic + GAE, DIS, K critic steps), distill (on-policy distillation from teacher runs)',
+        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions), sao (critic + GAE, DIS, K critic steps), distill (on-policy distillation from teacher runs), genac (PPO with a generative critic that writes a reasoning and a value digit)',
         ALGORITHMS,
         'ppo',
       ),
@@ -217,6 +217,24 @@ export const RecipeSchema = z
         'advantage',
       ),
       coef: positive('λ_opd: weight of the per-token reverse KL (slime’s --opd-kl-coef)', 1, 1e6),
+    }),
+    genac: section('GenAC (rl.algorithm = genac; docs/algorithms/genac.md): a language-model critic writes a reasoning, then a value digit 0–10', {
+      sftIterations: int(
+        'critic SFT iterations first, the actor frozen: scripted reasoning and round(10·MC value) from each prompt’s group of rollouts',
+        10,
+        0,
+        1_000_000,
+      ),
+      sftSteps: int('critic SFT steps per SFT iteration, on that iteration’s prompts', 8, 1, 10_000),
+      sftLr: positive('critic SFT learning rate', 3e-3, 1),
+      reinforceIterations: int(
+        'critic REINFORCE iterations after SFT, the actor still frozen; the critic keeps one REINFORCE step per iteration after',
+        10,
+        0,
+        1_000_000,
+      ),
+      criticLr: positive('critic REINFORCE learning rate', 1e-3, 1),
+      criticTokens: int('new tokens the critic may write: reasoning, "=", the value and <eos> ("c1=10<eos>" is 5)', 6, 3, 64),
     }),
     eval: section('evaluation on fixed problem sets', {
       interval: int('evaluate every this many RL iterations, and always before and after RL (0 = only then)', 10, 0, 10_000_000),

@@ -34,6 +34,8 @@ export interface ScoredRollouts {
   advantages: Float32Array; // [B, T]
   returns: Float32Array; // [B, T]
   advantageMetrics: Partial<Record<MetricName, number>>;
+  /** The method's AdvantageResult.ownTraining, for its trainOwnModels. */
+  ownTraining?: unknown;
   seconds: { rollout: number; score: number; advantage: number };
 }
 
@@ -88,7 +90,18 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   //    method computed on the host goes up once, for every minibatch to copy its rows from.
   const gpu = ctx.scorer.gpu;
   const batchOnGpu = ctx.scorer.batch(rows.B, rows.T);
-  const result = await algorithm.advantages({ gpu, rows, scores, tokenRewards, recipe, batch: batchOnGpu });
+  const result = await algorithm.advantages({
+    gpu,
+    rows,
+    scores,
+    tokenRewards,
+    recipe,
+    batch: batchOnGpu,
+    models: models.byName,
+    samples: batch,
+    iteration,
+    state: ctx.methodState ?? {},
+  });
   const { advantages, returns, metrics: advantageMetrics } = result;
   if (!result.onGpu) {
     gpu.write(batchOnGpu.advantages, advantages);
@@ -106,6 +119,7 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
     advantages,
     returns,
     advantageMetrics,
+    ...(result.ownTraining !== undefined ? { ownTraining: result.ownTraining } : {}),
     seconds: { rollout, score, advantage: clock.lap() },
   };
 }

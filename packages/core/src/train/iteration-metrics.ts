@@ -33,6 +33,8 @@ export interface UpdatesDone {
   steps: StepMetrics[][];
   stepSeconds: number[];
   tisMetrics?: Partial<Record<MetricName, number>>;
+  /** What the method's trainOwnModels reported (algorithm.ts). */
+  ownMetrics?: Partial<Record<MetricName, number>>;
 }
 
 /** What the iteration measured around its steps. */
@@ -73,6 +75,7 @@ export function iterationResult(ctx: RlContext, scored: ScoredRollouts, done: Up
     ...advantageMetrics,
     ...(rows.B > 0 ? rolloutMismatch(rows.rolloutLogp, scores.oldLogp, rows.actionMask) : {}),
     ...(done.tisMetrics ?? {}),
+    ...(done.ownMetrics ?? {}),
     ...(timing.policyLag !== undefined ? { 'rollout/policy_lag': timing.policyLag } : {}),
     'perf/rollout_s': seconds.rollout,
     'perf/score_s': seconds.score,

@@ -31,7 +31,8 @@ export async function rlIteration(ctx: RlContext, iteration: number, cursor: num
 }
 
 /**
- * 5. Updates: epochs × minibatches over a fresh shuffle each epoch; on every minibatch each model the
+ * 5. Updates: first the method's models on rows of their own, once (`trainOwnModels`: GenAC's
+ *    generative critic); then epochs × minibatches over a fresh shuffle each epoch; on every minibatch each model the
  *    method trains this iteration takes one step, in the method's order. Every loss term of every
  *    minibatch is scaled by denominators of the whole batch (docs/algorithms/README.md §3). With
  *    nothing left to train (every rollout failed or was dropped) the iteration takes no step. A model
@@ -43,6 +44,18 @@ async function update(ctx: RlContext, iteration: number, scored: ScoredRollouts)
   const rl = recipe.rl;
   const { rows, scores, batch, advantages, returns, advantageMetrics } = scored;
   const updates = batch ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
+  // Models on rows of their own (GenAC's generative critic) step first, once (algorithm.ts).
+  const ownMetrics =
+    batch && ctx.algorithm.trainOwnModels
+      ? await ctx.algorithm.trainOwnModels({
+          gpu: ctx.scorer.gpu,
+          recipe,
+          iteration,
+          models,
+          ownTraining: scored.ownTraining,
+          state: ctx.methodState ?? {},
+        })
+      : undefined;
   // Truncated importance sampling weights the PPO-clip loss, i.e. its advantages (rollout-mismatch.ts).
   const tis =
     rl.tis > 0 && updates.some((u) => u.terms.some((term) => term.kind === 'ppo-clip'))
@@ -80,5 +93,5 @@ async function update(ctx: RlContext, iteration: number, scored: ScoredRollouts)
       }
     }
   }
-  return { updates, steps, stepSeconds, tisMetrics: tis?.metrics };
+  return { updates, steps, stepSeconds, tisMetrics: tis?.metrics, ownMetrics };
 }

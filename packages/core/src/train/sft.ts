@@ -27,6 +27,11 @@ export interface SftBatch {
   inputs: Uint32Array; // [B, T]
   targets: Uint32Array; // [B, T]
   mask: Uint32Array; // [B, T] 1 on completion and <eos> targets
+  /**
+   * [B] a weight per row of the cross-entropy (1 when absent): −Σ w_b·s_b·Σ_t m·log p is REINFORCE's
+   * surrogate with w the row's advantage (GenAC's critic, algorithms/genac/critic-targets.ts).
+   */
+  rowWeights?: Float32Array;
 }
 
 /**
@@ -117,14 +122,16 @@ export class SftStepper {
     this.tensors.clear();
   }
 
-  /** One optimizer step; returns the batch's mean cross-entropy (nats/token) and the gradient norm. */
+  /** One optimizer step; returns the batch's mean cross-entropy (nats/token; weighted by `rowWeights` if given) and the gradient norm. */
   async step(batch: SftBatch, options: OptimizerOptions): Promise<{ loss: number; gradNorm: number }> {
     const { gpu, model } = this;
     const { B, T } = batch;
     const N = B * T;
     const V = model.config.vocabSize;
     const t = this.buffers(B, T, V);
-    const scales = lossScales(actionCounts(batch.mask, B, T), { mode: 'token-mean' });
+    const tokenMean = lossScales(actionCounts(batch.mask, B, T), { mode: 'token-mean' });
+    const weights = batch.rowWeights;
+    const scales = weights ? tokenMean.map((s, b) => s * weights[b]) : tokenMean;
     gpu.write(t.inputs, batch.inputs);
     gpu.write(t.targets, batch.targets);
     gpu.write(t.mask, batch.mask);

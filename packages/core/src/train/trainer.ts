@@ -13,6 +13,7 @@
 
 import type { Gpu } from '@horizon/kernels';
 import type { ModelDeclaration } from '../algorithms/algorithm.ts';
+import { generativeCriticConfig } from '../algorithms/genac/critic-vocabulary.ts';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import { type Checkpoint, checkVocabulary, type ModelState } from '../checkpoint/checkpoint.ts';
 import type { JsonValue } from '../envs/environment.ts';
@@ -48,7 +49,7 @@ import { TrainerState } from './trainer-state.ts';
 import { UpdateSteps } from './update-steps.ts';
 
 /** Salts of the initialisation seeds. */
-const INIT = { policy: 21, critic: 22 } as const;
+const INIT = { policy: 21, critic: 22, generativeCritic: 23 } as const;
 /** Philox streams of the samplers. */
 const SAMPLER_STREAM = { rollout: 1, eval: 2 } as const;
 
@@ -278,6 +279,11 @@ export class Trainer {
           });
         }
         return critic;
+      }
+      case 'generative-critic': {
+        // Always fresh: its vocabulary extends the task's, so the policy's embeddings do not fit it (algorithms/genac/critic-vocabulary.ts).
+        const config = generativeCriticConfig(recipe);
+        return Gpt.fromWeights(gpu, config, initParameters(parameterLayout(config), config.layers, mixSeed(recipe.seed, INIT.generativeCritic)), declared.name);
       }
     }
   }
