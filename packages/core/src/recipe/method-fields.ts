@@ -20,6 +20,7 @@ export const METHOD_FIELDS: Readonly<Record<string, readonly AlgorithmName[]>> =
   sao: ['sao'],
   kto: ['kto'],
   distill: ['distill'],
+  opid: ['opid'],
 };
 
 /** The methods that read `path`, or undefined when every method does (the longest matching row wins). */
