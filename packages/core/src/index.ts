@@ -12,6 +12,8 @@ export type {
 } from './algorithms/algorithm.ts';
 export { type DeclaredModel, declaredModels } from './algorithms/declared-models.ts';
 export { ALGORITHM_BY_NAME, declaresRole } from './algorithms/index.ts';
+export { type PreCheckInputs, type PreCheckResult, skillDeltaOnDemonstrations } from './algorithms/opid/pre-check.ts';
+export { parseSkills, type Skills } from './algorithms/opid/skill-parser.ts';
 export {
   type AdamState,
   CHECKPOINT_FORMAT,

@@ -39,6 +39,28 @@ const RECIPES: Record<AlgorithmName, { preset: PresetName; sets: string[] }> = {
   kto: { preset: 'add-kto', sets: TINY },
   sao: { preset: 'add-sao', sets: [...TINY, 'rl.criticWarmupSteps=0'] },
   distill: { preset: 'add-distill', sets: [...TINY, 'distill.teachers=constant-teacher'] },
+  // HiddenTestFS, since OPID parses shell-call records: its context stays the preset's 256 (the
+  // skill-carrying demonstrations need it), so the warm start and the rollouts are cut instead. 60
+  // SFT steps at lr 0.01 are the fewest (of 20, 40 at batch 2, 60) after which rollouts read the
+  // README, so a step skill is routed and Δ reaches the loss; one minibatch, so each iteration's
+  // loss is its first step's, at ratio 1.
+  opid: {
+    preset: 'hidden-opid',
+    sets: [
+      'sft.steps=60',
+      'sft.batchSize=4',
+      'sft.lr=0.01',
+      'rl.iterations=3',
+      'rl.promptsPerIteration=2',
+      'rl.groupSize=2',
+      'rl.maxTurns=3',
+      'rl.epochs=1',
+      'rl.minibatches=1',
+      'eval.interval=0',
+      'eval.heldOutSize=1',
+      'eval.oodSize=1',
+    ],
+  },
 };
 
 interface Pinned {
@@ -56,6 +78,10 @@ const PINNED: Record<AlgorithmName, Pinned> = {
   kto: { loss: [0.14594002068042755, 0.07502398267388344, 0.07496381551027298], reward: [1 / 6, 0, 0] },
   distill: { loss: [0.5209426581859589, 0.5369727313518524, 0.49886491894721985], reward: [1 / 6, 0, 0] },
   sao: { loss: [0.09666316211223602, -0.08155788108706474, -0.21628494933247566], reward: [1 / 6, 0, 0] },
+  // Checked against an independent computation: no rollout passes yet (GRPO's part is 0), so each
+  // first-minibatch loss is −coef·mean Δ over the action tokens = −Δ̄·(scored fraction) from the
+  // iteration's own host-side metrics: 0.790843·0.162437, 0.310631·0.334906, 0.366440·0.169312.
+  opid: { loss: [0.12846176326274872, 0.1040322408080101, 0.06204279139637947], reward: [0, 0, 0] },
 };
 
 /** Distillation's teacher: the policy's shape with every weight 0.01, so its log-probs are fixed and known. */

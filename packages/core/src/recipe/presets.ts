@@ -141,30 +141,6 @@ export const PRESETS = {
       eval: { heldOutSize: 64, oodSize: 32 },
     },
   },
-  'hidden-opid': {
-    doc: 'hidden-test-fs with the hack path closed: GRPO plus on-policy skill distillation (skills mined from its own rollouts, routed per step), half the SFT demonstrations carrying skills, at a 256-token context',
-    recipe: {
-      name: 'hidden-opid',
-      task: { env: 'hidden-test-fs' },
-      // 256: a demonstration takes up to 192 tokens and the global skill block up to 55 (algorithms/opid/demonstrations.ts).
-      model: { contextLength: 256 },
-      sft: { steps: 400, batchSize: 16 },
-      // 2 prompts × 4 rollouts: 8 rows at T = 256 keep the scoring pass (and the skill views, in
-      // chunks of 8) within the smallest device, as 16 rows at T = 192 do for hidden-ppo.
-      rl: {
-        algorithm: 'opid',
-        promptsPerIteration: 2,
-        groupSize: 4,
-        klPlacement: 'loss',
-        klEstimator: 'k3',
-        klCoef: 0.04,
-        maxNewTokens: 32,
-        maxTurns: 10,
-      },
-      opid: { coef: 1, routing: 'route' },
-      eval: { heldOutSize: 64, oodSize: 32 },
-    },
-  },
   'stream-ppo': {
     doc: 'long-stream with compaction at a 64-token context: PPO on streams of 7–12 digits (3–6 windows), the policy writes and trains its summaries, multi-turn SFT demonstrations of every segment first',
     recipe: {
@@ -196,6 +172,31 @@ export const PRESETS = {
         maxTurns: 32,
         compaction: { enabled: true },
       },
+      eval: { heldOutSize: 64, oodSize: 32 },
+    },
+  },
+  'hidden-opid': {
+    doc: 'hidden-test-fs with the hack path closed: GRPO plus on-policy skill distillation (skills mined from its own rollouts, routed per step), half the SFT demonstrations carrying skills, at a 256-token context',
+    recipe: {
+      name: 'hidden-opid',
+      task: { env: 'hidden-test-fs' },
+      // 256: a demonstration takes up to 192 tokens and the global skill block up to 55 (algorithms/opid/demonstrations.ts).
+      model: { contextLength: 256 },
+      sft: { steps: 400, batchSize: 16 },
+      // 2 prompts × 4 rollouts: 8 rows at T = 256 take 184 MiB of the smallest device's 256
+      // (recipe/fits.ts; 12 rows 233, 16 rows 282), leaving room for the policy's activations at a
+      // second shape when the skill views (chunks of 8 rows) are longer than the batch.
+      rl: {
+        algorithm: 'opid',
+        promptsPerIteration: 2,
+        groupSize: 4,
+        klPlacement: 'loss',
+        klEstimator: 'k3',
+        klCoef: 0.04,
+        maxNewTokens: 32,
+        maxTurns: 10,
+      },
+      opid: { coef: 1, routing: 'route' },
       eval: { heldOutSize: 64, oodSize: 32 },
     },
   },

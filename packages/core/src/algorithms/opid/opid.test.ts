@@ -6,9 +6,9 @@
 
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
-import { CharTokenizer } from '../../tokenizer/char-tokenizer.ts';
 import { resolveRecipe } from '../../recipe/resolve.ts';
 import type { Recipe } from '../../recipe/schema.ts';
+import type { CharTokenizer } from '../../tokenizer/char-tokenizer.ts';
 import { collectAndScore } from '../../train/collect-and-score.ts';
 import { rlIteration } from '../../train/rl-iteration.ts';
 import { Scorer } from '../../train/scoring.ts';
@@ -83,6 +83,29 @@ describe('opid on the GPU', () => {
     }
     expect(moved).toBeGreaterThan(0);
     expect(scored.samples[0].meta.opidRouted).toEqual(expect.arrayContaining(['ls -a;cat task/README;echo expr>f.js;run_tests;submit']));
+  });
+
+  it('the first loss is −token-mean of GRPO’s advantage plus coef·Δ, computed on the host from the scores', async () => {
+    const recipe = tinyRecipe();
+    const method = fixed({ global: 'cat task/README;submit', steps: {} });
+    const { ctx: scoring } = await testRlContext(recipe, method);
+    const scored = await collectAndScore(scoring, 0, 0);
+    const { ctx: plain } = await testRlContext(recipe, grpo);
+    const baseline = await collectAndScore(plain, 0, 0);
+    const { skillLogp, oldLogp } = scored.scores;
+    if (!skillLogp) throw new Error('no skill scores');
+    let sum = 0;
+    let tokens = 0;
+    for (let i = 0; i < oldLogp.length; i++) {
+      if (!scored.rows.actionMask[i]) continue;
+      sum += baseline.advantages[i] + 0.5 * (skillLogp[i] - oldLogp[i]);
+      tokens++;
+    }
+    // One minibatch, one epoch: the only step is at ratio 1, so the clipped surrogate is −Â itself.
+    const { ctx } = await testRlContext(recipe, method);
+    const result = await rlIteration(ctx, 0, 0);
+    expect(result.metrics['policy/loss']).toBeCloseTo(-sum / tokens, 5);
+    expect(Math.abs(sum)).toBeGreaterThan(1e-3);
   });
 
   it('the pre-check measures Δ on honest demonstrations’ action tokens', async () => {
