@@ -59,6 +59,8 @@ const RECIPES: Record<AlgorithmName, { preset: PresetName; sets: string[] }> = {
       'eval.interval=0',
       'eval.heldOutSize=1',
       'eval.oodSize=1',
+      // Weight 1, not the authors' 1e-3: Δ's share of the loss is then as large as GRPO's, and a change to it shows.
+      'opid.coef=1',
     ],
   },
 };
@@ -119,6 +121,7 @@ describe('pinned first losses of each method', () => {
       expect(measured.loss).toHaveLength(3);
       for (const [i, want] of PINNED[name].loss.entries()) expect(measured.loss[i], `${name} loss ${i}`).toBeCloseTo(want, 6);
       for (const [i, want] of PINNED[name].reward.entries()) expect(measured.reward[i], `${name} reward ${i}`).toBeCloseTo(want, 5);
-    });
+      // opid's HiddenTestFS warm start at a 256-token context took 70–150 s on SwiftShader here, past the default 180 s under load.
+    }, 360_000);
   }
 });

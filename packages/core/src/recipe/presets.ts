@@ -196,7 +196,6 @@ export const PRESETS = {
         maxNewTokens: 32,
         maxTurns: 10,
       },
-      opid: { coef: 1, routing: 'route' },
       eval: { heldOutSize: 64, oodSize: 32 },
     },
   },

@@ -211,7 +211,7 @@ export const RecipeSchema = z
       coef: positive('λ_opd: weight of the per-token reverse KL (slime’s --opd-kl-coef)', 1, 1e6),
     }),
     opid: section('on-policy skill distillation (rl.algorithm = opid; docs/algorithms/opid.md): GRPO plus coef·Δ, Δ = ℓ(with the skill) − ℓ(without)', {
-      coef: real('weight of the skill-distillation advantage Δ added to the GRPO advantage (0 = GRPO alone)', 1, 0, 1000),
+      coef: real('w: weight of the skill-distillation advantage Δ added to the GRPO advantage (OPID’s authors use 1e-3; 0 = GRPO alone)', 0.001, 0, 1000),
       routing: choice(
         'which skill scores each step: "route" (step skill at critical points, else global), "concat" (global, plus the step skill at critical points), "global-only", "step-only"',
         ROUTING_MODES,

@@ -85,13 +85,14 @@ export function opidMethod(options: OpidOptions = {}): Algorithm {
     },
 
     async advantages(inputs: AdvantageInputs): Promise<AdvantageResult> {
-      const { rows, scores, recipe } = inputs;
+      const { gpu, rows, scores, recipe } = inputs;
       const { skillLogp, skillScored } = scores;
       if (!skillLogp || !skillScored) throw new Error('opid: the batch was scored without skills');
       const grpo = await groupAdvantages(inputs, 'grpo');
-      const advantages = skillAdvantages(grpo.advantages, { oldLogp: scores.oldLogp, skillLogp }, rows.actionMask, recipe.opid.coef);
+      const skill = { oldLogp: scores.oldLogp, skillLogp, skillScored };
+      const advantages = await skillAdvantages(gpu, grpo.advantages, skill, rows.actionMask, { B: rows.B, T: rows.T, coef: recipe.opid.coef });
       const raw = maskedStats(advantages, rows.actionMask);
-      const delta = skillDeltaStats({ oldLogp: scores.oldLogp, skillLogp, skillScored }, rows.actionMask);
+      const delta = skillDeltaStats(skill, rows.actionMask);
       return {
         advantages,
         returns: grpo.returns,
