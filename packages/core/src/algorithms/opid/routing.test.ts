@@ -1,7 +1,9 @@
 // OPID's routing and context builder in the fast tier: each mode picks the step-level skill exactly
 // at critical points (and the global skill, or nothing, elsewhere) on a real HiddenTestFS rollout;
 // the builder puts skills after the prompt and right before a step, moves every later token by the
-// skill's length, leaves every earlier one in place, and writes nothing for an empty skill.
+// skill's length, leaves every earlier one in place, and writes nothing for an empty skill; the
+// views read each token's log-prob back from where the builder moved it, and a view cut at the
+// context length leaves the tokens it lost unscored.
 
 import { describe, expect, it } from 'vitest';
 import { collectRollouts } from '../../envs/episode.ts';
@@ -10,11 +12,13 @@ import { hiddenProblem } from '../../envs/hidden-test-fs/problems.ts';
 import { shAction } from '../../envs/hidden-test-fs/solver.ts';
 import { HIDDEN_TEST_FS_VOCABULARY } from '../../envs/hidden-test-fs/task.ts';
 import { scriptedSampler } from '../../envs/testing/scripted-sampler.ts';
+import type { Gpt } from '../../model/gpt.ts';
 import { CharTokenizer } from '../../tokenizer/char-tokenizer.ts';
 import { injectTokens, injectTurns, skillBlock, stepStartsOf } from './context-builder.ts';
 import type { CriticalPoint } from './critical-points.ts';
 import { routeRollout } from './opid.ts';
 import { routeSteps } from './routing.ts';
+import { skillLogprobs } from './skill-delta.ts';
 import type { Skills } from './skill-parser.ts';
 
 const SKILLS: Skills = { global: 'ls -a;submit', steps: { 'after-readme': '7-2=5 so x+5', 'after-fail': 'revise the constant' } };
@@ -106,5 +110,34 @@ describe('the context builder', () => {
       turns[3],
     ]);
     expect(injectTurns(turns, { afterPrompt: '' })).toEqual(turns);
+  });
+});
+
+describe('the skill views', () => {
+  // A scorer whose "log-prob" of a target is its id: a read-back from the wrong place shows.
+  const scorer = {
+    contextLogp: async (_model: Gpt, c: { targets: Uint32Array }) => Float32Array.from(c.targets),
+  };
+  const encode = (text: string) => [...text].map((c) => 100 + c.charCodeAt(0));
+  const tokens = [1, 2, 10, 11, 20, 12, 13];
+  const actionMask = [0, 0, 1, 1, 0, 1, 1];
+  const T = 6;
+  const base = new Float32Array(T).fill(-1);
+  const scoring = (contextLength: number) => ({ scorer, policy: {} as Gpt, encode, padId: 0, temperature: 1, contextLength, maxRows: 1 });
+
+  it('reads every scored token from its moved position, one view per distinct injection', async () => {
+    const steps = [{ afterPrompt: 'g' }, { beforeSteps: [{ step: 1, text: 's' }] }];
+    const { skillLogp, scored } = await skillLogprobs([{ tokens, responseStart: 2, actionMask, steps }], base, T, scoring(64));
+    // Row position p − 1 predicts token p: the action tokens 10, 11 (positions 1, 2) and 12, 13 (4, 5).
+    expect(Array.from(skillLogp)).toEqual([-1, 10, 11, -1, 12, 13]);
+    expect(Array.from(scored)).toEqual([0, 1, 1, 0, 1, 1]);
+  });
+
+  it('leaves a token past the context length unscored, and a step routed nothing at its base log-prob', async () => {
+    // The global skill block "# g\n" is 4 tokens: token 13 moves to index 10, past a context of 9 positions.
+    const steps = [undefined, { afterPrompt: 'g' }];
+    const { skillLogp, scored } = await skillLogprobs([{ tokens, responseStart: 2, actionMask, steps }], base, T, scoring(9));
+    expect(Array.from(skillLogp)).toEqual([-1, -1, -1, -1, 12, -1]);
+    expect(Array.from(scored)).toEqual([0, 0, 0, 0, 1, 0]);
   });
 });

@@ -9,7 +9,7 @@
 // with that step's skill before it. A view scores only the tokens of its own steps, every one of
 // them after its insertion. Views are scored in chunks of at most `maxRows` rows, at most the
 // context length long, so the pass fits where the batch's own scoring fits. A view longer than the
-// context is cut there: the tokens it loses keep Δ = 0 and are counted (`cut`).
+// context is cut there: the tokens it loses keep Δ = 0 and count as unscored (rollout/skill_scored_frac).
 //
 // Shape legend:  B rows · T positions · R view rows of a chunk · T' a chunk's positions
 
@@ -45,10 +45,6 @@ export interface SkillLogprobs {
   skillLogp: Float32Array;
   /** [B, T] 1 where a view scored the position. */
   scored: Uint8Array;
-  /** Action tokens a view would have scored but cut at the context length. */
-  cut: number;
-  /** View rows scored. */
-  views: number;
 }
 
 interface View {
@@ -57,8 +53,8 @@ interface View {
   reads: [number, number][];
 }
 
-/** The views of one rollout (row b of a [B, T] batch), and the action tokens they cut. */
-function viewsOf(rollout: SkillRollout, b: number, T: number, scoring: SkillScoring): { views: View[]; cut: number } {
+/** The views of one rollout (row b of a [B, T] batch). */
+function viewsOf(rollout: SkillRollout, b: number, T: number, scoring: SkillScoring): View[] {
   const starts = stepStartsOf(rollout.actionMask);
   if (starts.length !== rollout.steps.length)
     throw new RangeError(`a rollout has ${starts.length} runs of action tokens, but ${rollout.steps.length} steps were routed`);
@@ -71,7 +67,6 @@ function viewsOf(rollout: SkillRollout, b: number, T: number, scoring: SkillScor
     byKey.set(key, entry);
   });
   const views: View[] = [];
-  let cut = 0;
   for (const { injection, steps } of byKey.values()) {
     const context = injectTokens(rollout.tokens, rollout.responseStart, starts, injection, scoring.encode);
     const length = Math.min(context.tokens.length, scoring.contextLength + 1);
@@ -81,26 +76,19 @@ function viewsOf(rollout: SkillRollout, b: number, T: number, scoring: SkillScor
       for (let p = starts[step]; p < end; p++) {
         if (!rollout.actionMask[p] || p < 1) continue;
         const moved = context.position[p];
-        if (moved >= length) cut++;
-        else reads.push([b * T + p - 1, moved - 1]);
+        if (moved < length) reads.push([b * T + p - 1, moved - 1]);
       }
     }
     if (reads.length > 0) views.push({ tokens: context.tokens.slice(0, length), reads });
   }
-  return { views, cut };
+  return views;
 }
 
 /** log π with each rollout's skills, row b from rollouts[b]; `baseLogp` ([B, T]) fills what no view scores. */
 export async function skillLogprobs(rollouts: readonly SkillRollout[], baseLogp: Float32Array, T: number, scoring: SkillScoring): Promise<SkillLogprobs> {
   const skillLogp = baseLogp.slice();
   const scored = new Uint8Array(baseLogp.length);
-  const views: View[] = [];
-  let cut = 0;
-  rollouts.forEach((rollout, b) => {
-    const own = viewsOf(rollout, b, T, scoring);
-    views.push(...own.views);
-    cut += own.cut;
-  });
+  const views = rollouts.flatMap((rollout, b) => viewsOf(rollout, b, T, scoring));
   for (let start = 0; start < views.length; start += scoring.maxRows) {
     const chunk = views.slice(start, start + scoring.maxRows);
     const R = chunk.length;
@@ -121,5 +109,5 @@ export async function skillLogprobs(rollouts: readonly SkillRollout[], baseLogp:
       }
     });
   }
-  return { skillLogp, scored, cut, views: views.length };
+  return { skillLogp, scored };
 }
