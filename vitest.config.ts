@@ -16,8 +16,8 @@ const GPU_TESTS = [
   'packages/kernels/src/gpu/{grid,runtime}.test.ts',
   'packages/core/src/model/generate.test.ts',
   // The methods' advantages and the update step and loop run real kernels; the loop's host-only
-  // bookkeeping (which rollouts train, the log-prob mismatch, trainer state, cutting sampled rows at their stops, GenAC's critic text and targets) is tested in the fast tier.
-  'packages/core/src/{algorithms,train}/**/!(valid-rollouts|rollout-mismatch|trainer-state|gpu-sampler|value-digit|critic-text|critic-targets).test.ts',
+  // bookkeeping (which rollouts train, the log-prob mismatch, trainer state, cutting sampled rows at their stops, GenAC's critic text and targets) and OPID's skill parser and routing are tested in the fast tier.
+  'packages/core/src/{algorithms,train}/**/!(valid-rollouts|rollout-mismatch|trainer-state|gpu-sampler|value-digit|critic-text|critic-targets|skill-parser|routing).test.ts',
   'packages/node-runner/src/bench/rl-kernels.test.ts',
   'packages/web-ui/src/engine/{gae-walkthrough,live-run}.test.ts',
   'tests/golden/{gpu-gpt-golden,rl-golden}.test.ts',

@@ -17,6 +17,8 @@ export { criticTokenizer, criticVocabulary } from './algorithms/genac/critic-voc
 export { GENERATIVE_CRITIC } from './algorithms/genac/genac.ts';
 export { type Critique, formatCritique, type MalformedReason, parseCritique } from './algorithms/genac/value-digit.ts';
 export { ALGORITHM_BY_NAME, declaresRole } from './algorithms/index.ts';
+export { type PreCheckInputs, type PreCheckResult, skillDeltaOnDemonstrations } from './algorithms/opid/pre-check.ts';
+export { parseSkills, type Skills } from './algorithms/opid/skill-parser.ts';
 export {
   type AdamState,
   CHECKPOINT_FORMAT,

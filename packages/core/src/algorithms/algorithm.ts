@@ -7,15 +7,17 @@
 // Shape legend:  B rows · T positions
 
 import type { Gpu, KlEstimator } from '@horizon/kernels';
-import type { JsonValue } from '../envs/environment.ts';
+import type { JsonValue, SftExample } from '../envs/environment.ts';
+import type { TokenCodec } from '../envs/episode.ts';
 import type { Sample } from '../envs/sample.ts';
+import type { Task } from '../envs/tasks.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { AlgorithmName, Recipe } from '../recipe/schema.ts';
 import type { BatchTensors } from '../train/batch-tensors.ts';
 import type { RlModels } from '../train/rl-context.ts';
 import type { TrainingRows } from '../train/rows.ts';
-import type { Scores } from '../train/scoring.ts';
+import type { Scorer, Scores } from '../train/scoring.ts';
 
 /**
  * What a model is for, which decides how the trainer builds it. A `teacher` declaration stands for
@@ -38,9 +40,10 @@ export interface ModelDeclaration {
  * Per-token arrays a method adds to a scored batch beyond log π_old, its entropy and log π_ref:
  * `values` (the critic's V), `mismatched` (log π_old and log π_ref of row b's prompt followed by row
  * b+1's completion: KTO's reference point, train/mismatched-rows.ts), `teacherLogp` (each row's
- * log π_teacher under the teacher its prompt is routed to).
+ * log π_teacher under the teacher its prompt is routed to), `skillLogp` (log π of each row's tokens
+ * with skill text injected into its context: OPID, from the method's own `sampleScores`).
  */
-export type ScoreName = 'values' | 'mismatched' | 'teacherLogp';
+export type ScoreName = 'values' | 'mismatched' | 'teacherLogp' | 'skillLogp';
 
 /**
  * One term of a model's loss. Each shares the batch-wide aggregation scales; the update step records
@@ -133,6 +136,19 @@ export interface UpdateContext {
   state: Record<string, JsonValue>;
 }
 
+/** What a method that scores from the rollouts themselves is given (Algorithm.sampleScores), after the shared pass. */
+export interface SampleScoreInputs {
+  /** Row b of `rows` is samples[b]. */
+  samples: readonly Sample[];
+  rows: TrainingRows;
+  /** The shared pass's scores (log π_old, log π_ref, …). */
+  scores: Scores;
+  scorer: Scorer;
+  models: ReadonlyMap<string, Gpt>;
+  codec: TokenCodec & { padId: number };
+  recipe: Recipe;
+}
+
 export interface Algorithm {
   readonly name: AlgorithmName;
   /** Every model the method needs during RL, the policy first. */
@@ -148,6 +164,13 @@ export interface Algorithm {
    * recipe names one (train/labelled-examples.ts reads its rows; KTO's kto.file).
    */
   labelledFile?(recipe: Recipe): string | undefined;
+  /**
+   * Scores the method computes from the rollouts themselves (their text and step info), merged into
+   * the batch's scores after the shared pass; OPID's skill-injected log-probs (algorithms/opid/).
+   */
+  sampleScores?(inputs: SampleScoreInputs): Promise<Partial<Scores>>;
+  /** The SFT warm start's example `index` when the method trains on other demonstrations than the task's (OPID: half carry a skill). */
+  sftExample?(task: Task, runSeed: number, index: number): SftExample;
   /** Parameters of a declared, trained model that its optimizer must leave alone (names from `parameterNames`); none if absent. */
   frozenParameters?(recipe: Recipe, model: string, parameterNames: readonly string[]): readonly string[];
   /**

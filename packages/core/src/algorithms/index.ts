@@ -7,11 +7,12 @@ import { drGrpo } from './dr-grpo.ts';
 import { genac } from './genac/genac.ts';
 import { grpo } from './grpo.ts';
 import { kto } from './kto.ts';
+import { opid } from './opid/opid.ts';
 import { ppo } from './ppo.ts';
 import { rloo } from './rloo.ts';
 import { sao } from './sao.ts';
 
-export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo, kto, sao, distill, genac };
+export const ALGORITHM_BY_NAME: Record<Algorithm['name'], Algorithm> = { ppo, grpo, 'dr-grpo': drGrpo, rloo, kto, sao, distill, genac, opid };
 
 /** Whether the recipe's method has a model of this role (e.g. a critic to size and check). */
 export function declaresRole(recipe: Recipe, role: ModelRole): boolean {

@@ -115,6 +115,16 @@ export const METRICS = {
     better: 'lower',
     healthy: 'falls towards 0 as the student takes on its teachers; 0 exactly when a teacher is the student.',
   },
+  'policy/skill_delta': {
+    unit: 'nats/token',
+    doc: 'OPID: mean of log π(token | context + routed skill) − log π(token | context) over the action tokens a skill scored, at scoring time',
+    better: 'higher',
+    healthy: 'above 0 after a skill-carrying SFT warm start (the policy reads its skills); 0 exactly with an empty skill.',
+  },
+  'rollout/skill_scored_frac': {
+    unit: 'fraction',
+    doc: 'OPID: fraction of action tokens scored with a skill (the rest have Δ = 0: no skill routed to their step, or cut at the context length)',
+  },
   'policy/distill_loss': {
     unit: 'loss',
     doc: 'on-policy distillation as a loss term (distill.mode = loss): coef · agg(½(log π_θ − log π_teacher)²) over action tokens, last epoch',

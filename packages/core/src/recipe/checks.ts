@@ -71,6 +71,11 @@ export function recipeChecks(r: Recipe): FieldIssue[] {
     );
   // Which runs teach is checked when they are loaded (train/teachers.ts); the route can be checked here.
   if (declaresRole(r, 'teacher')) for (const issue of parseRoute(r).issues) add('distill.route', issue);
+  // OPID's skills are parsed from shell-call records, which only hidden-test-fs writes, one context per rollout.
+  if (r.rl.algorithm === 'opid' && r.task.env !== 'hidden-test-fs')
+    add('rl.algorithm', `opid parses skills from shell-call records, which only task.env hidden-test-fs writes; task.env is ${r.task.env}`);
+  if (r.rl.algorithm === 'opid' && r.rl.compaction.enabled)
+    add('rl.compaction.enabled', 'must be false for opid: its skills are placed into one context per rollout, and a compacted rollout has several');
   issues.push(...compactionChecks(r));
   const sizes = { heldOutSize: r.eval.heldOutSize, oodSize: r.eval.oodSize };
   const task = taskChecks(r.task, sizes);

@@ -21,6 +21,7 @@ export const METHOD_FIELDS: Readonly<Record<string, readonly AlgorithmName[]>> =
   kto: ['kto'],
   distill: ['distill'],
   genac: ['genac'],
+  opid: ['opid'],
 };
 
 /** The methods that read `path`, or undefined when every method does (the longest matching row wins). */

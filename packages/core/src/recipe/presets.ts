@@ -183,6 +183,30 @@ export const PRESETS = {
       eval: { heldOutSize: 64, oodSize: 32 },
     },
   },
+  'hidden-opid': {
+    doc: 'hidden-test-fs with the hack path closed: GRPO plus on-policy skill distillation (skills mined from its own rollouts, routed per step), half the SFT demonstrations carrying skills, at a 256-token context',
+    recipe: {
+      name: 'hidden-opid',
+      task: { env: 'hidden-test-fs' },
+      // 256: a demonstration takes up to 192 tokens and the global skill block up to 55 (algorithms/opid/demonstrations.ts).
+      model: { contextLength: 256 },
+      sft: { steps: 400, batchSize: 16 },
+      // 2 prompts × 4 rollouts: 8 rows at T = 256 take 184 MiB of the smallest device's 256
+      // (recipe/fits.ts; 12 rows 233, 16 rows 282), leaving room for the policy's activations at a
+      // second shape when the skill views (chunks of 8 rows) are longer than the batch.
+      rl: {
+        algorithm: 'opid',
+        promptsPerIteration: 2,
+        groupSize: 4,
+        klPlacement: 'loss',
+        klEstimator: 'k3',
+        klCoef: 0.04,
+        maxNewTokens: 32,
+        maxTurns: 10,
+      },
+      eval: { heldOutSize: 64, oodSize: 32 },
+    },
+  },
 } as const satisfies Record<string, Preset>;
 
 export type PresetName = keyof typeof PRESETS;

@@ -31,7 +31,7 @@ describe('recipe schema and presets', () => {
     for (const s of RECIPE_SECTIONS) expect(s.doc.length, s.path).toBeGreaterThan(5);
     expect(recipeField('rl.algorithm')).toMatchObject({
       type: 'enum',
-      options: ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao', 'distill', 'genac'],
+      options: ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao', 'distill', 'genac', 'opid'],
       default: 'ppo',
       section: 'rl',
     });
@@ -101,7 +101,7 @@ describe('resolving a recipe', () => {
       'rl.policyLr (from --set) must be a number > 0 and ≤ 1, got 1000000000.',
     );
     expect(recipeError(() => resolveRecipe({ sets: ['rl.algorithm=grop'] })).message).toBe(
-      'rl.algorithm (from --set) must be one of ppo | grpo | dr-grpo | rloo | kto | sao | distill | genac, got "grop"; did you mean "grpo"?',
+      'rl.algorithm (from --set) must be one of ppo | grpo | dr-grpo | rloo | kto | sao | distill | genac | opid, got "grop"; did you mean "grpo"?',
     );
     expect(recipeError(() => resolveRecipe({ sets: ['name=My Run'] })).message).toMatch(/^name \(from --set\) must be 1–64 lowercase letters/);
   });
@@ -120,7 +120,7 @@ describe('resolving a recipe', () => {
     expect(recipeError(() => resolveRecipe({ file: { name: 'a.json', text: '{ nope' } })).message).toMatch(/^recipe file a.json is not valid JSON \(/);
     expect(recipeError(() => resolveRecipe({ file: { name: 'a.json', text: '[1]' } })).message).toBe('recipe file a.json must hold a JSON object, got [1].');
     expect(recipeError(() => resolveRecipe({ file: { name: 'a.json', text: '{"extends":"tinny"}' } })).message).toBe(
-      'recipe file a.json: "extends" must name a preset (add-ppo, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo), got "tinny"; did you mean "tiny"?',
+      'recipe file a.json: "extends" must name a preset (add-ppo, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, hidden-opid), got "tinny"; did you mean "tiny"?',
     );
     expect(recipeError(() => resolveRecipe({ file: { name: 'a.json', text: '{"rl": 3}' } })).message).toBe(
       'rl (from file a.json) is a section and must be an object of its fields, got 3.',
@@ -129,7 +129,7 @@ describe('resolving a recipe', () => {
 
   it('an unknown recipe suggests the closest preset', () => {
     expect(recipeError(() => resolveRecipe({ preset: 'add-ppp' })).message).toBe(
-      'unknown recipe "add-ppp" (presets: add-ppo, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, or a path to a .json recipe file); did you mean "add-ppo"?',
+      'unknown recipe "add-ppp" (presets: add-ppo, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, hidden-opid, or a path to a .json recipe file); did you mean "add-ppo"?',
     );
     expect(recipeError(() => resolveRecipe({ preset: 'qqqqqqqq' })).message).toMatch(/recipe file\)\.$/);
   });

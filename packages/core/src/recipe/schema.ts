@@ -28,7 +28,7 @@ const section = <S extends z.ZodRawShape>(doc: string, shape: S) =>
     .prefault({} as never)
     .describe(doc);
 
-export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao', 'distill', 'genac'] as const;
+export const ALGORITHMS = ['ppo', 'grpo', 'dr-grpo', 'rloo', 'kto', 'sao', 'distill', 'genac', 'opid'] as const;
 export const DISTILL_MODES = ['advantage', 'loss'] as const;
 export const KL_PLACEMENTS = ['reward', 'loss'] as const;
 // Declared beside the kernels that implement them (kernels/src/rl/kl, rl/aggregate).
@@ -36,6 +36,7 @@ export { KL_ESTIMATORS, LOSS_AGGREGATIONS };
 export const CRITIC_INITS = ['policy', 'fresh'] as const;
 export const KTO_SOURCES = ['rollouts', 'file'] as const;
 export const POLICY_LOSSES = ['ppo-clip', 'dis'] as const;
+export const ROUTING_MODES = ['route', 'concat', 'global-only', 'step-only'] as const;
 
 export const RecipeSchema = z
   .strictObject({
@@ -118,7 +119,7 @@ export const RecipeSchema = z
     }),
     rl: section('reinforcement learning', {
       algorithm: choice(
-        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions), sao (critic + GAE, DIS, K critic steps), distill (on-policy distillation from teacher runs), genac (PPO with a generative critic that writes a reasoning and a value digit)',
+        'method: ppo (critic + GAE), grpo (group z-score), dr-grpo (group mean, no std), rloo (leave-one-out), kto (desirable/undesirable completions), sao (critic + GAE, DIS, K critic steps), distill (on-policy distillation from teacher runs), genac (PPO with a generative critic that writes a reasoning and a value digit), opid (GRPO plus on-policy skill distillation: skills from its own rollouts)',
         ALGORITHMS,
         'ppo',
       ),
@@ -236,6 +237,14 @@ export const RecipeSchema = z
       criticLr: positive('critic REINFORCE learning rate', 1e-3, 1),
       criticTokens: int('new tokens the critic may write: reasoning, "=", the value and <eos> ("c1=10<eos>" is 5)', 6, 3, 64),
     }),
+    opid: section('on-policy skill distillation (rl.algorithm = opid; docs/algorithms/opid.md): GRPO plus coef·Δ, Δ = ℓ(with the skill) − ℓ(without)', {
+      coef: real('w: weight of the skill-distillation advantage Δ added to the GRPO advantage (OPID’s authors use 1e-3; 0 = GRPO alone)', 0.001, 0, 1000),
+      routing: choice(
+        'which skill scores each step: "route" (step skill at critical points, else global), "concat" (global, plus the step skill at critical points), "global-only", "step-only"',
+        ROUTING_MODES,
+        'route',
+      ),
+    }),
     eval: section('evaluation on fixed problem sets', {
       interval: int('evaluate every this many RL iterations, and always before and after RL (0 = only then)', 10, 0, 10_000_000),
       heldOutSize: int('held-out problems (same digits as training; never trained on)', 200, 1, 1_000_000),
@@ -253,3 +262,4 @@ export type Recipe = z.output<typeof RecipeSchema>;
 /** What a recipe file or preset may contain: any subset of the fields. */
 export type RecipeInput = z.input<typeof RecipeSchema>;
 export type AlgorithmName = (typeof ALGORITHMS)[number];
+export type RoutingMode = (typeof ROUTING_MODES)[number];

@@ -62,13 +62,18 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
 
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids, of the
   //    samples that train (failed rollouts, samples with no trainable token and dropped groups do not).
+  //    A method that scores from the rollouts themselves (OPID's skill-injected pass) adds its own.
   const { kept: trained, metrics: selectionMetrics } = selectTrainable(samples, { grouped: algorithm.grouped === true, dynamicSampling: rl.dynamicSampling });
   const batch = trained.map((i) => samples[i]);
   if (batch.length === 0) return { samples, trained, selectionMetrics, ...emptyBatch(), seconds: { rollout, score: clock.lap(), advantage: 0 } };
   const longest = Math.max(...batch.map((s) => s.tokens.length));
   const rows = toTrainingRows(packSamples(batch, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
   const rowTeachers = algorithm.scores.includes('teacherLogp') ? batch.map((s) => teacherFor(ctx, s)) : undefined;
-  const scores = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature, rowTeachers);
+  const shared = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature, rowTeachers);
+  const own = algorithm.sampleScores
+    ? await algorithm.sampleScores({ samples: batch, rows, scores: shared, scorer: ctx.scorer, models: models.byName, codec, recipe })
+    : {};
+  const scores = { ...shared, ...own };
   const score = clock.lap();
 
   // 3. Rewards on tokens: the task reward where the episode placed it, and the KL penalty per action

@@ -159,5 +159,7 @@ function channels(sample: Sample, b: number, rows: TrainingRows, scores: Scores,
     kl: byToken(Float32Array.from(scores.oldLogp, (x, i) => x - scores.refLogp[i])),
   };
   if (scores.values) result.value = byToken(scores.values);
+  const { skillLogp } = scores;
+  if (skillLogp) result.skill_delta = byToken(Float32Array.from(scores.oldLogp, (x, i) => skillLogp[i] - x));
   return result;
 }

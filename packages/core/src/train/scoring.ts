@@ -28,6 +28,13 @@ export interface Scores {
   mismatched?: { logp: Float32Array; refLogp: Float32Array; mask: Uint32Array };
   /** [B, T] log π_teacher of every target under the row's teacher; present for the `teacherLogp` score. */
   teacherLogp?: Float32Array;
+  /**
+   * [B, T] log π of every target under the policy with its rollout's skill injected (OPID,
+   * algorithms/opid/skill-delta.ts); equal to oldLogp where no skill was scored. For the `skillLogp` score.
+   */
+  skillLogp?: Float32Array;
+  /** [B, T] 1 where skillLogp was scored with a skill (present with it). */
+  skillScored?: Uint8Array;
 }
 
 /** The declared model the critic's score is read from (the mismatched pairs use policy and reference; teachers come per row). */
@@ -39,6 +46,13 @@ interface PairTensors {
   targets: Tensor; // [B, T] u32
   logp: Tensor; // [B, T]
   refLogp: Tensor; // [B, T]
+}
+
+/** Contexts other than the batch's rows (OPID's skill-injected views): their own tensors, so the batch's stay intact. */
+interface ContextTensors {
+  inputs: Tensor; // [B, T] u32
+  targets: Tensor; // [B, T] u32
+  logp: Tensor; // [B, T]
 }
 
 /** The classifier's outputs nothing reads after scoring. */
@@ -55,17 +69,18 @@ export class Scorer {
   private readonly pairs = new ShapeCache<PairTensors>(this.destroyAll);
   private readonly scratches = new ShapeCache<Scratch>(this.destroyAll);
   private readonly teacherLogps = new ShapeCache<Tensor>((t) => this.gpu.destroy(t));
+  private readonly contexts = new ShapeCache<ContextTensors>(this.destroyAll);
 
   constructor(readonly gpu: Gpu) {}
 
   /** Releases the scoring buffers, the batches' included. */
   destroy(): void {
-    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps]) cache.clear();
+    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps, this.contexts]) cache.clear();
   }
 
   /** Releases the buffers of shapes not used since the last sweep (util/shape-cache.ts); call between iterations. */
   sweep(): void {
-    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps]) cache.sweep();
+    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps, this.contexts]) cache.sweep();
   }
 
   /** The GPU tensors of batches of this shape: after `score`, they hold that batch (batch-tensors.ts). */
@@ -157,6 +172,37 @@ export class Scorer {
       ...(mismatched ? { mismatched } : {}),
       ...(teacherLogp ? { teacherLogp } : {}),
     };
+  }
+
+  /**
+   * log π of every target of `B` contexts other than the batch's rows under one model, by the pass a
+   * teacher scores with (forward, then the classifier at `temperature`): OPID scores the policy, as
+   * its own teacher, on its rollouts with skill text injected (algorithms/opid/skill-delta.ts).
+   */
+  async contextLogp(model: Gpt, contexts: { B: number; T: number; inputs: Uint32Array; targets: Uint32Array }, temperature: number): Promise<Float32Array> {
+    const { gpu } = this;
+    const { B, T } = contexts;
+    const key = `${B}x${T}`;
+    const c = this.contexts.get(key, () => ({
+      inputs: gpu.tensor([B, T], 'u32', `score.context.inputs[${key}]`),
+      targets: gpu.tensor([B, T], 'u32', `score.context.targets[${key}]`),
+      logp: gpu.tensor([B, T], 'f32', `score.context.logp[${key}]`),
+    }));
+    gpu.write(c.inputs, contexts.inputs);
+    gpu.write(c.targets, contexts.targets);
+    const rec = gpu.begin('score.contexts');
+    const acts = model.activations(B, T);
+    model.recordForward(rec, acts, c.inputs);
+    recordClassifierForward(
+      rec,
+      gpu,
+      { logits: acts.output, targets: c.targets, logp: c.logp, ...this.scratch(B, T) },
+      { N: B * T, V: model.config.vocabSize },
+      { temperature },
+    );
+    gpu.submit(rec);
+    const [logp] = (await gpu.readMany([c.logp])) as Float32Array[];
+    return logp;
   }
 
   /** One log-prob tensor per distinct teacher of the batch, in order of first use. */

@@ -64,7 +64,7 @@ export function sftBatch(examples: readonly SftExample[], codec: SftCodec, eosId
 export type SftCodec = Pick<TokenCodec, 'encode' | 'id'>;
 
 /** Token ids and which of them train (by position). */
-interface ExampleTokens {
+export interface ExampleTokens {
   full: number[];
   trains: (position: number) => boolean;
 }
@@ -74,7 +74,8 @@ function singleTurnTokens(e: SftExample, codec: SftCodec, eosId: number): Exampl
   return { full: [...prompt, ...codec.encode(e.completion), eosId], trains: (position) => position >= prompt.length };
 }
 
-function multiTurnTokens(turns: readonly SftTurn[], codec: SftCodec, eosId: number): ExampleTokens {
+/** A multi-turn example's ids as sftBatch encodes them, and which positions train (its actions). */
+export function multiTurnTokens(turns: readonly SftTurn[], codec: SftCodec, eosId: number): ExampleTokens {
   const full: number[] = [];
   const action: boolean[] = [];
   const push = (ids: readonly number[], trains: boolean) => {

@@ -212,7 +212,8 @@ export class Trainer {
     const stepper = this.sftStepper;
     const options: OptimizerOptions = { lr, ...recipe.optim, gradClip: recipe.rl.gradClip };
     while (this.sftStep < steps && !hooks.shouldStop?.()) {
-      const examples = Array.from({ length: batchSize }, (_, i) => this.task.sftExample(recipe.seed, this.sftStep * batchSize + i));
+      const example = (index: number) => this.algorithm.sftExample?.(this.task, recipe.seed, index) ?? this.task.sftExample(recipe.seed, index);
+      const examples = Array.from({ length: batchSize }, (_, i) => example(this.sftStep * batchSize + i));
       const batch = sftBatch(examples, tokenizer, tokenizer.eosId, tokenizer.padId, recipe.model.contextLength);
       const { loss, gradNorm } = await stepper.step(batch, options);
       this.sftStep++;
