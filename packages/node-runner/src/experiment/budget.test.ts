@@ -26,6 +26,7 @@ describe('estimate', () => {
     expect(e.minutes * 60).toBeCloseTo(127 + 67 + 67 + 187 + 60, 9);
     expect(e.lines).toHaveLength(5);
     expect(e.lines[0]).toMatch(/warm start seed 1: 600 SFT steps/);
+    expect(e.lines[1]).toBe('ppo seed 1 ≈ 127 s (60 iterations × 2.0 s, 7 evaluations × 1 s)');
   });
 
   it('counts only what is passed as pending: finished runs cost nothing', () => {

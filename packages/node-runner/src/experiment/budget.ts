@@ -34,11 +34,15 @@ export function estimate(pending: readonly PlannedRun[], uncachedWarmStarts: rea
     const arm = timings.arms[run.arm.name];
     if (!arm) throw new RangeError(`the pilot did not time arm ${run.arm.name}`);
     const evals = evaluationCount(run) + 1;
-    const s =
-      run.arm.kind === 'sft-only' || run.arm.kind === 'expert-sft'
-        ? supervisedSteps(run) * timings.sftStepSeconds + evals * arm.evalSeconds
-        : run.recipe.rl.iterations * arm.iterationSeconds + evals * arm.evalSeconds + (probes ? evals * PROBE_FRACTION * arm.iterationSeconds : 0);
-    lines.push(`${run.arm.name} seed ${run.seed} ≈ ${s.toFixed(0)} s`);
+    const supervised = run.arm.kind === 'sft-only' || run.arm.kind === 'expert-sft';
+    const s = supervised
+      ? supervisedSteps(run) * timings.sftStepSeconds + evals * arm.evalSeconds
+      : run.recipe.rl.iterations * arm.iterationSeconds + evals * arm.evalSeconds + (probes ? evals * PROBE_FRACTION * arm.iterationSeconds : 0);
+    // The parts, so a report over budget shows whether training or evaluation to shrink.
+    const training = supervised
+      ? `${supervisedSteps(run)} SFT steps × ${timings.sftStepSeconds.toFixed(2)} s`
+      : `${run.recipe.rl.iterations} iterations × ${arm.iterationSeconds.toFixed(1)} s`;
+    lines.push(`${run.arm.name} seed ${run.seed} ≈ ${s.toFixed(0)} s (${training}, ${evals} evaluations × ${arm.evalSeconds.toFixed(0)} s)`);
     seconds += s;
   }
   return { minutes: seconds / 60, lines };
