@@ -72,7 +72,7 @@ interface ResumeState {
 
 export const train: Command = {
   name: 'train',
-  summary: 'train a policy: SFT warm start, then RL (PPO, GRPO, Dr.GRPO, RLOO or KTO), with evaluations and checkpoints',
+  summary: 'train a policy: SFT warm start, then RL (PPO, GRPO, Dr.GRPO, RLOO, KTO, SAO, distillation, GenAC or OPID), with evaluations and checkpoints',
   flags: {
     recipe: { type: 'string', description: `a preset (${PRESET_NAMES.join(', ')}) or a .json recipe file; default add-ppo`, valueName: 'name|file' },
     set: {
