@@ -5,7 +5,7 @@
 // before and after. tests/cli/blackbox.test.ts runs it as a child process.
 //
 // Usage: node blackbox-agent.mjs BASE_URL MODEL ITERATIONS GROUPS GROUP_SIZE SEED [TEMPERATURE]
-// Prints one JSON line: { before, after, updates: [{ iteration, policy_version, samples, reward }] }.
+// Prints one JSON line: { before, after, changed, updates: [{ iteration, policy_version, samples, reward }] }.
 
 import OpenAI from 'openai';
 
@@ -53,11 +53,12 @@ function trainingProblem(next) {
   }
 }
 
-async function success() {
-  const answers = await Promise.all(
-    heldOut.map((p) => client.completions.create({ model, prompt: p.prompt, max_tokens: 8, temperature: 0 }).then((r) => r.choices[0].text === p.answer)),
+/** Greedy answers to the held-out set: the share that is right, and the texts. */
+async function evaluate() {
+  const texts = await Promise.all(
+    heldOut.map((p) => client.completions.create({ model, prompt: p.prompt, max_tokens: 8, temperature: 0 }).then((r) => r.choices[0].text)),
   );
-  return answers.filter(Boolean).length / answers.length;
+  return { success: texts.filter((text, i) => text === heldOut[i].answer).length / texts.length, texts };
 }
 
 async function postReward(session, reward, group) {
@@ -71,7 +72,7 @@ async function postReward(session, reward, group) {
 }
 
 const next = random(Number(seedArg));
-const before = await success();
+const before = await evaluate();
 const updates = [];
 for (let it = 0; it < iterations; it++) {
   const prompts = Array.from({ length: groups }, () => trainingProblem(next));
@@ -102,5 +103,7 @@ for (let it = 0; it < iterations; it++) {
     reward: sessions.reduce((sum, s) => sum + s.reward, 0) / sessions.length,
   });
 }
-const after = await success();
-console.log(JSON.stringify({ before, after, updates }));
+const after = await evaluate();
+// How many held-out greedy answers the updates changed: whether the served weights moved at all.
+const changed = after.texts.filter((text, i) => text !== before.texts[i]).length;
+console.log(JSON.stringify({ before: before.success, after: after.success, changed, updates }));
