@@ -396,6 +396,8 @@ export {
   type TemplateVocabulary,
   toolCallBody,
 } from './serve/chat-template.ts';
+export { type CachedSampler, PolicyGate } from './serve/policy-gate.ts';
+export { type RecordedTurn, type RewardedSession, SessionError, SessionRecorder, type TurnPlace } from './serve/session-recorder.ts';
 export { type TokenLogprob, TopLogprobScorer, type TopLogprobSource, topOfRow } from './serve/top-logprobs.ts';
 export {
   CharTokenizer,
@@ -408,9 +410,11 @@ export {
   UNK_TEXT,
   UNK_TOKEN,
 } from './tokenizer/char-tokenizer.ts';
+export { BlackBoxTraining, type BlackBoxUpdate } from './train/black-box.ts';
 export { collectAndScore, type ScoredRollouts } from './train/collect-and-score.ts';
 export { checkFiniteWeights, DivergedError, divergence, isDivergedError } from './train/divergence.ts';
 export { type EvalResult, evaluate, isSuccess } from './train/evaluate.ts';
+export { samplesOfSessions } from './train/external-trajectories.ts';
 export { cutAction, GpuSampler } from './train/gpu-sampler.ts';
 export {
   type HiddenTestFsEpisode,

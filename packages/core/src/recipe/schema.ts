@@ -254,6 +254,12 @@ export const RecipeSchema = z
       interval: int('save every this many RL iterations, and always at the end (0 = only then)', 25, 0, 10_000_000),
       keepLast: int('committed checkpoints kept (older ones are deleted after a new one commits)', 2, 1, 1000),
     }),
+    log: section('what a run writes besides metrics', {
+      allSamples: flag(
+        'write every rollout of every RL iteration to samples.jsonl, for `horizon export` datasets of whole batches (off: the first 4 rollouts of each iteration and evaluation)',
+        false,
+      ),
+    }),
   })
   .describe('a Horizon training recipe');
 

@@ -37,6 +37,7 @@ import { collectAndScore, type ScoredRollouts } from './collect-and-score.ts';
 import { checkFiniteWeights, divergence } from './divergence.ts';
 import { evaluate, isSuccess } from './evaluate.ts';
 import { GpuSampler } from './gpu-sampler.ts';
+import type { IterationResult } from './iteration-metrics.ts';
 import { type LabelledExample, labelledBatch, labelledFileOf } from './labelled-examples.ts';
 import { lagModelName, PolicyHistory } from './policy-history.ts';
 import { type RlContext, type RlModels, STREAM } from './rl-context.ts';
@@ -190,18 +191,41 @@ export class Trainer {
       this.releaseIdleShapes();
       this.iteration++;
       this.cursor += recipe.rl.promptsPerIteration;
-      await this.emit(hooks, 'rl', this.iteration, result.metrics);
-      await hooks.onSamples?.(
-        'rl',
-        this.iteration,
-        firstRollouts(result.samples, SAMPLES_PER_ITERATION, (s) => s.sample),
-      );
+      await this.logIteration(hooks, result);
       hooks.onProgress?.('rl', this.iteration, total, { reward: result.metrics['rollout/reward'], success: result.metrics['rollout/success'] });
       const last = this.iteration === total;
       if (last || (recipe.eval.interval > 0 && this.iteration % recipe.eval.interval === 0)) await this.evaluateAll(hooks, this.iteration);
       if (last || (recipe.checkpoint.interval > 0 && this.iteration % recipe.checkpoint.interval === 0))
         await hooks.onCheckpoint?.(this.iteration, () => this.checkpoint());
     }
+  }
+
+  /** An iteration's metrics and samples to the front end: every rollout with `log.allSamples`, else the first few. */
+  private async logIteration(hooks: TrainerHooks, result: IterationResult): Promise<void> {
+    await this.emit(hooks, 'rl', this.iteration, result.metrics);
+    const logged = this.recipe.log.allSamples ? result.samples : firstRollouts(result.samples, SAMPLES_PER_ITERATION, (s) => s.sample);
+    await hooks.onSamples?.('rl', this.iteration, logged);
+  }
+
+  /**
+   * One RL iteration on samples gathered outside the trainer — an outside agent's trajectories
+   * through `horizon serve --train` (train/external-trajectories.ts) — in place of its own
+   * rollouts: scored, updated, logged and checkpointed (at `checkpoint.interval`) as run() does an
+   * iteration. The training cursor stays: no task prompt was used.
+   */
+  async trainOnSamples(samples: Sample[], hooks: TrainerHooks = {}): Promise<IterationResult> {
+    if (!this.rlStarted)
+      throw new InputError(
+        'checkpoint',
+        `this checkpoint was taken during SFT (after step ${this.sftStep}), before RL has its reference and optimizer; train past SFT first (rl.iterations ≥ 1) and serve that run.`,
+      );
+    const result = await rlIteration({ ...this.rlContext(), offline: () => samples }, this.iteration, this.cursor);
+    this.releaseIdleShapes();
+    this.iteration++;
+    await this.logIteration(hooks, result);
+    const { interval } = this.recipe.checkpoint;
+    if (interval > 0 && this.iteration % interval === 0) await hooks.onCheckpoint?.(this.iteration, () => this.checkpoint());
+    return result;
   }
 
   /** The SFT warm start: `recipe.sft.steps` steps of next-token cross-entropy on task examples. */

@@ -8,7 +8,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { echo, InputError, PHASES, type SampleRecord } from '@horizon/core';
 import { type Command, EXIT, UsageError } from '../cli/command.ts';
-import { DATASETS, type DatasetKind, datasetRow, recordsOfPhase, subsampleNote } from '../export/datasets.ts';
+import { DATASETS, type DatasetKind, datasetRow, loggedEveryRollout, recordsOfPhase, subsampleNote } from '../export/datasets.ts';
 import { hfGpt2Files } from '../export/hf-gpt2.ts';
 import { openExportSource } from '../export/model-source.ts';
 import { nanoGptFiles } from '../export/nanogpt.ts';
@@ -95,7 +95,7 @@ async function exportDataset(flags: Record<string, unknown>, out: (line: string)
   };
   await writeNewFile(`${target}.meta.json`, `${JSON.stringify(about, null, 1)}\n`);
   await writeNewFile(target, lines.length > 0 ? `${lines.join('\n')}\n` : '');
-  err(`warning: ${note}`);
+  if (!loggedEveryRollout(all, recipe.rolloutsPerIteration)) err(`warning: ${note}`);
   out(`wrote ${lines.length} ${phase} rows as ${kind} to ${target} (about it: ${target}.meta.json)`);
   return EXIT.ok;
 }

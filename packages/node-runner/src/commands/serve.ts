@@ -3,6 +3,9 @@
 // GPU sampler through continuous batching (core's BatchScheduler). Binds 127.0.0.1 unless --host says
 // otherwise; an API key (--api-key or HORIZON_API_KEY) makes every request need it as a Bearer token.
 // Runs until SIGINT or SIGTERM, then stops accepting, answers nothing more and exits 0.
+// --train serves the policy in training mode (black-box RL, serve/training-model.ts): an outside agent's
+// rewarded sessions train it in place. A flag of serve rather than a train command: the agent only
+// ever talks to this server, and the same endpoint answers before, during and after training.
 
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +16,7 @@ import { openCheckpoint } from '../run/open-checkpoint.ts';
 import { checkRecipeFits } from '../run/recipe-source.ts';
 import { createServeServer } from '../serve/http-server.ts';
 import { loadServedModel } from '../serve/served-model.ts';
+import { loadTrainingModel } from '../serve/training-model.ts';
 
 /** An integer flag in [min, max], or its default. */
 function intFlag(flags: Record<string, unknown>, name: string, fallback: number, min: number, max: number): number {
@@ -41,6 +45,14 @@ export const serve: Command = {
     'max-n': { type: 'string', description: 'most choices per request (default 8)', valueName: 'count' },
     'max-pending': { type: 'string', description: 'most choices waiting or sampling at once; more is answered 429 (default 512)', valueName: 'count' },
     'max-body': { type: 'string', description: 'largest request body in bytes (default 1048576)', valueName: 'bytes' },
+    train: { type: 'boolean', description: 'training mode: record sessions, take rewards at /v1/horizon/rewards, train the served policy (docs/serve.md)' },
+    set: {
+      type: 'string',
+      multiple: true,
+      description: 'with --train: override a field of the checkpoint’s recipe, e.g. --set rl.groupSize=4 (repeatable)',
+      valueName: 'key=value',
+    },
+    out: { type: 'string', description: 'with --train: the run directory to write (default runs/<recipe>-blackbox-<time>)', valueName: 'dir' },
     timeout: {
       type: 'string',
       description: 'seconds a request may sample before its choices end with finish_reason length (default 120)',
@@ -67,7 +79,13 @@ export const serve: Command = {
     const gpu = await acquireGpu();
     try {
       checkRecipeFits(checkpoint.recipe, gpu);
-      const { model } = await loadServedModel(gpu, flags.checkpoint as string, batching, flags['model-id'] as string | undefined);
+      const sets = (flags.set as string[] | undefined) ?? [];
+      if (!flags.train && (sets.length > 0 || flags.out !== undefined)) throw new UsageError('--set and --out go with --train.');
+      const id = flags['model-id'] as string | undefined;
+      const training = flags.train
+        ? await loadTrainingModel(gpu, flags.checkpoint as string, { sets, out: flags.out as string | undefined, batching, id })
+        : undefined;
+      const model = training?.model ?? (await loadServedModel(gpu, flags.checkpoint as string, batching, id)).model;
       const server = createServeServer(model, options);
       server.listen(port, host);
       await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]).catch((error: NodeJS.ErrnoException) => {
@@ -81,6 +99,10 @@ export const serve: Command = {
       out(`horizon serve: ${signal}, stopping`);
       server.close();
       server.closeAllConnections();
+      if (training) {
+        await training.stop();
+        out(`horizon serve: trained to iteration ${training.model.training?.iteration}; run directory ${training.paths.dir}`);
+      }
       return EXIT.ok;
     } finally {
       gpu.destroyDevice();

@@ -145,6 +145,26 @@ describe('horizon export --dataset', () => {
     expect(about).toMatchObject({ rows: 3, phase: 'rl', subsample: expect.stringContaining('subsample') });
   });
 
+  it('carries every rollout of a run that logged them all (log.allSamples), without the subsample warning', async () => {
+    // 8 prompts × group 4 = 32 rollouts an iteration, all logged for two iterations.
+    const full = [1, 2].flatMap((step) =>
+      Array.from({ length: 32 }, (_, id) => addition(step, id, '12+3=', id % 2 ? '15' : '16', id % 2, [0, 0, 0, 0, 0, -0.1, -0.2, -0.3])),
+    );
+    const run = await runDir('full', full);
+    const out = join(run, 'kto.jsonl');
+    const warnings: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void warnings.push(line));
+    try {
+      expect(await main(['export', '--run', run, '--dataset', 'kto', '--out', out])).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await readFile(out, 'utf8')).trim().split('\n')).toHaveLength(64);
+    expect(warnings.join('\n')).not.toContain('warning');
+    const about = JSON.parse(await readFile(`${out}.meta.json`, 'utf8'));
+    expect(about.subsample).toContain('holds every RL rollout (log.allSamples): 64 over 2 iterations, all 32 of each iteration');
+  });
+
   it('refuses an unknown dataset, a missing run and an existing --out, writing nothing', async () => {
     const run = await runDir('refuse', rows);
     const out = join(run, 'x.jsonl');

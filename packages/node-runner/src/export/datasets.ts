@@ -18,9 +18,10 @@
 //                          writes from these rows (docs/export.md has the lines).
 //                          samples.jsonl does not hold a task's answer, so ground_truth is null.
 //
-// What the rows come from is what the run logged: the trainer writes the first 4 rollouts of each RL
-// iteration and of each evaluation to samples.jsonl (core/train/trainer.ts), not every rollout;
-// subsampleNote says so with the run's own numbers.
+// What the rows come from is what the run logged: by default the trainer writes the first 4 rollouts
+// of each RL iteration and of each evaluation to samples.jsonl (core/train/trainer.ts), not every
+// rollout, and subsampleNote says so with the run's own numbers; a run with the recipe field
+// log.allSamples (and every `horizon serve --train` run) logs every RL rollout, and the note says that.
 
 import type { SampleRecord } from '@horizon/core';
 import { type Trajectory, trajectoryOf } from './trajectory.ts';
@@ -78,6 +79,15 @@ export function recordsOfPhase(records: readonly SampleRecord[], phase: SampleRe
   return phase === 'all' ? [...records] : records.filter((r) => r.phase === phase);
 }
 
+/** Whether samples.jsonl holds every rollout of every logged RL iteration (a run with `log.allSamples`). */
+export function loggedEveryRollout(records: readonly SampleRecord[], rolloutsPerIteration: number | undefined): boolean {
+  const rl = records.filter((r) => r.phase === 'rl');
+  if (rl.length === 0 || rolloutsPerIteration === undefined) return false;
+  const perIteration = new Map<number, Set<number>>();
+  for (const r of rl) perIteration.set(r.step, (perIteration.get(r.step) ?? new Set()).add(r.rolloutId));
+  return [...perIteration.values()].every((ids) => ids.size === rolloutsPerIteration);
+}
+
 /**
  * A sentence saying how much of the run the rows are, from the run's own recipe: rollouts per RL
  * iteration it sampled (promptsPerIteration × groupSize) against those samples.jsonl logged.
@@ -86,8 +96,10 @@ export function subsampleNote(records: readonly SampleRecord[], rolloutsPerItera
   const rl = records.filter((r) => r.phase === 'rl');
   const iterations = new Set(rl.map((r) => r.step));
   const logged = new Set(rl.map((r) => `${r.step}:${r.rolloutId}`)).size;
+  const over = `${iterations.size} iteration${iterations.size === 1 ? '' : 's'}`;
+  if (loggedEveryRollout(records, rolloutsPerIteration))
+    return `samples.jsonl holds every RL rollout (log.allSamples): ${logged} over ${over}, all ${rolloutsPerIteration} of each iteration; evaluations log their first rollouts only.`;
   const per = iterations.size > 0 ? logged / iterations.size : 0;
   const of = rolloutsPerIteration === undefined ? '' : ` of the ${rolloutsPerIteration} each iteration sampled`;
-  const over = `${iterations.size} iteration${iterations.size === 1 ? '' : 's'}`;
-  return `samples.jsonl is a subsample: Horizon logs the first rollouts of each RL iteration and evaluation, not all of them (here ${logged} RL rollouts over ${over}, ${per.toFixed(1)} per iteration${of}).`;
+  return `samples.jsonl is a subsample: Horizon logs the first rollouts of each RL iteration and evaluation, not all of them (here ${logged} RL rollouts over ${over}, ${per.toFixed(1)} per iteration${of}); the recipe field log.allSamples logs them all.`;
 }

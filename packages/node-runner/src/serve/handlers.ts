@@ -11,6 +11,7 @@ import type { ServerResponse } from 'node:http';
 import { type ChatFunction, parseCompletion, renderChat, TemplateError, TOOL_CALL_CLOSE, TOOL_CALL_OPEN, UNK_TEXT } from '@horizon/core';
 import { ApiError, invalid } from './api-error.ts';
 import { type ChoiceResult, type ChoiceSettings, runChoice } from './choice.ts';
+import { recordTurn, type ServedTurn, servedTurn } from './recorded-turn.ts';
 import type { ServedModel } from './served-model.ts';
 import { EventStream } from './sse.ts';
 import type { ChatRequest, CompletionRequest, SamplingRequest } from './validate.ts';
@@ -50,6 +51,11 @@ function admit(req: SamplingRequest, ctx: RequestContext, prompt: number[], toke
     );
   if (req.topLogprobs > 0 && !model.topLogprobs)
     throw invalid('top_logprobs', 'This server cannot score alternatives for top_logprobs.', 'unsupported_parameter');
+  if (model.training?.records(req.temperature, req.topK) && req.n > 1)
+    throw invalid(
+      'n',
+      'In training mode a request at the recipe’s sampling settings is one turn of one trajectory: ask for n = 1 and give each trajectory its own horizon.session_id.',
+    );
   if (model.scheduler.pending + req.n > ctx.maxPending)
     throw new ApiError(
       429,
@@ -107,8 +113,8 @@ const usage = (prompt: number[], results: readonly ChoiceResult[]) => {
 
 const unknownCount = (ctx: RequestContext, prompt: number[]) => ctx.model.tokenizer.decode(prompt).split(UNK_TEXT).length - 1;
 
-function extension(req: SamplingRequest, ctx: RequestContext, prompt: number[]) {
-  return { session_id: req.sessionId ?? randomUUID(), prompt_token_ids: prompt, prompt_unknown_characters: unknownCount(ctx, prompt) };
+function extension(ctx: RequestContext, prompt: number[], turn: ServedTurn) {
+  return { session_id: turn.sessionId, prompt_token_ids: prompt, prompt_unknown_characters: unknownCount(ctx, prompt), ...turn.recorded };
 }
 
 const choiceExtension = (r: ChoiceResult) => ({ completion_token_ids: r.ids, completion_logprobs: r.logprobs });
@@ -147,6 +153,7 @@ export async function completions(req: CompletionRequest, ctx: RequestContext): 
   const prompt = encode(ctx, req.prompt, true, 'prompt');
   // OpenAI's completions default to 16 tokens; a short context gets what it has room for.
   const maxTokens = admit(req, ctx, prompt, 'max_tokens', 16);
+  const turn = servedTurn(req, ctx);
   const id = `cmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
   const head = { id, object: 'text_completion', created, model: model.id };
@@ -161,6 +168,7 @@ export async function completions(req: CompletionRequest, ctx: RequestContext): 
       : null;
   if (!req.stream) {
     const results = await choices(req, ctx, prompt, maxTokens, {});
+    recordTurn(turn, ctx, prompt, results);
     const top = await alternatives(req, ctx, prompt, results);
     sendJson(ctx, {
       ...head,
@@ -172,7 +180,7 @@ export async function completions(req: CompletionRequest, ctx: RequestContext): 
         horizon: choiceExtension(r),
       })),
       usage: usage(prompt, results),
-      horizon: extension(req, ctx, prompt),
+      horizon: extension(ctx, prompt, turn),
     });
     return;
   }
@@ -181,11 +189,12 @@ export async function completions(req: CompletionRequest, ctx: RequestContext): 
     const results = await choices(req, ctx, prompt, maxTokens, {}, (index, text, ids, logprobs) =>
       stream.send({ ...head, choices: [{ index, text, logprobs: logprobsOf(ids, logprobs), finish_reason: null }] }),
     );
+    recordTurn(turn, ctx, prompt, results);
     for (const r of results)
       stream.send({
         ...head,
         choices: [{ index: r.index, text: '', logprobs: null, finish_reason: r.finishReason, horizon: choiceExtension(r) }],
-        horizon: extension(req, ctx, prompt),
+        horizon: extension(ctx, prompt, turn),
       });
     if (req.includeUsage) stream.send({ ...head, choices: [], usage: usage(prompt, results) });
   } catch (error) {
@@ -222,6 +231,7 @@ export async function chatCompletions(req: ChatRequest, ctx: RequestContext): Pr
   // Message text cannot forge a tag: it is encoded without specials (chat-template.ts).
   const prompt = parts.flatMap((p) => (typeof p === 'string' ? encode(ctx, p, false, 'messages') : [tokenizer.id(p.special)]));
   const maxTokens = admit(req, ctx, prompt, 'max_completion_tokens');
+  const turn = servedTurn(req, ctx);
   // With tools, a call ends at </tool_call>, as in an episode; its text is held back and sent as tool_calls.
   const extra: Partial<ChoiceSettings> = req.functions.length > 0 ? { stop: [TOOL_CALL_CLOSE], holdFrom: TOOL_CALL_OPEN } : {};
   const id = `chatcmpl-${randomUUID()}`;
@@ -242,6 +252,7 @@ export async function chatCompletions(req: ChatRequest, ctx: RequestContext): Pr
       : null;
   if (!req.stream) {
     const results = await choices(req, ctx, prompt, maxTokens, extra);
+    recordTurn(turn, ctx, prompt, results);
     const top = await alternatives(req, ctx, prompt, results);
     sendJson(ctx, {
       ...head,
@@ -256,7 +267,7 @@ export async function chatCompletions(req: ChatRequest, ctx: RequestContext): Pr
         };
       }),
       usage: usage(prompt, results),
-      horizon: extension(req, ctx, prompt),
+      horizon: extension(ctx, prompt, turn),
     });
     return;
   }
@@ -269,6 +280,7 @@ export async function chatCompletions(req: ChatRequest, ctx: RequestContext): Pr
       sent[index] += text.length;
       stream.send({ ...head, choices: [{ index, delta: { content: text }, logprobs: logprobsOf(ids, logprobs), finish_reason: null }] });
     });
+    recordTurn(turn, ctx, prompt, results);
     for (const r of results) {
       const m = chatMessage(r, req.functions);
       // What was held back (a tool call that did not parse stays text) goes out before the finish.
@@ -282,7 +294,7 @@ export async function chatCompletions(req: ChatRequest, ctx: RequestContext): Pr
       stream.send({
         ...head,
         choices: [{ index: r.index, delta: {}, logprobs: null, finish_reason: m.finishReason, horizon: choiceExtension(r) }],
-        horizon: extension(req, ctx, prompt),
+        horizon: extension(ctx, prompt, turn),
       });
     }
     if (req.includeUsage) stream.send({ ...head, choices: [], usage: usage(prompt, results) });

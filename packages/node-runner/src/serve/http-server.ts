@@ -7,6 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { ApiError } from './api-error.ts';
 import { asApiError, chatCompletions, completions, type RequestContext } from './handlers.ts';
+import { postReward, trainingStatus } from './rewards.ts';
 import type { ServedModel } from './served-model.ts';
 import { chatRequest, completionRequest, type ServeLimits } from './validate.ts';
 
@@ -62,7 +63,13 @@ async function route(req: IncomingMessage, res: ServerResponse, model: ServedMod
   const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
   if (!authorized(req, options.apiKey))
     throw new ApiError(401, 'Incorrect API key provided: send it as "Authorization: Bearer KEY".', 'authentication_error', null, 'invalid_api_key');
-  const endpoints: Record<string, string> = { '/v1/models': 'GET', '/v1/completions': 'POST', '/v1/chat/completions': 'POST' };
+  const endpoints: Record<string, string> = {
+    '/v1/models': 'GET',
+    '/v1/completions': 'POST',
+    '/v1/chat/completions': 'POST',
+    // Training mode's extension endpoints (rewards.ts).
+    ...(model.training ? { '/v1/horizon/rewards': 'POST', '/v1/horizon/status': 'GET' } : {}),
+  };
   const modelPath = path.startsWith('/v1/models/') ? decodeURIComponent(path.slice('/v1/models/'.length)) : undefined;
   const method = modelPath !== undefined ? 'GET' : endpoints[path];
   if (method === undefined)
@@ -86,7 +93,18 @@ async function route(req: IncomingMessage, res: ServerResponse, model: ServedMod
     res.end(JSON.stringify(modelObject(model)));
     return;
   }
+  if (model.training && path === '/v1/horizon/status') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(trainingStatus(model.training)));
+    return;
+  }
   const body = await readJson(req, options.maxBodyBytes);
+  if (model.training && path === '/v1/horizon/rewards') {
+    const answer = await postReward(model.training, body);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer));
+    return;
+  }
   const client = new AbortController();
   const time = new AbortController();
   // 'close' before the response finished: the client went away (a stream it stopped reading, a dropped connection).

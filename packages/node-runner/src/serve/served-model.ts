@@ -5,6 +5,7 @@
 
 import {
   BatchScheduler,
+  type BlackBoxTraining,
   CharTokenizer,
   type ChunkSampler,
   checkVocabulary,
@@ -29,6 +30,8 @@ export interface ServedModel {
   describe: string;
   /** Scores completions again for top_logprobs; without it, top_logprobs is refused. */
   topLogprobs: TopLogprobSource | undefined;
+  /** Training mode (`--train`): records sessions and trains on their rewards (training-model.ts). */
+  training?: BlackBoxTraining;
 }
 
 export interface BatchingSettings {
