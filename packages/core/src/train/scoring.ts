@@ -106,23 +106,19 @@ export class Scorer {
     const { gpu } = this;
     const { B, T } = rows;
     const N = B * T;
-    const V = policy.config.vocabSize;
     const t = this.batch(B, T);
-    const scratch = this.scratch(B, T);
     gpu.write(t.inputs, rows.inputs);
     gpu.write(t.targets, rows.targets);
     gpu.write(t.mask, rows.actionMask);
     gpu.write(t.rolloutLogp, rows.rolloutLogp);
-    const classify = (rec: Recorder, acts: { output: Tensor }, targets: Tensor, logp: Tensor) =>
-      recordClassifierForward(rec, gpu, { logits: acts.output, targets, logp, ...scratch }, { N, V }, { temperature });
+    const logpOf = (rec: Recorder, model: Gpt, inputs: Tensor, targets: Tensor, logp: Tensor) =>
+      this.recordLogp(rec, model, { B, T, inputs, targets, logp }, temperature);
     const rec = gpu.begin('score');
     for (const [model, logp] of [
       [policy, t.oldLogp],
       [named('reference'), t.refLogp],
     ] as const) {
-      const acts = model.activations(B, T);
-      model.recordForward(rec, acts, t.inputs);
-      classify(rec, acts, t.targets, logp);
+      logpOf(rec, model, t.inputs, t.targets, logp);
     }
     if (critic) {
       // Copied out: the critic's activations of this shape are reused by its own update steps.
@@ -140,16 +136,12 @@ export class Scorer {
         [policy, m.logp],
         [named('reference'), m.refLogp],
       ] as const) {
-        const acts = model.activations(B, T);
-        model.recordForward(rec, acts, m.inputs);
-        classify(rec, acts, m.targets, logp);
+        logpOf(rec, model, m.inputs, m.targets, logp);
       }
     }
     const teachers = extra.includes('teacherLogp') ? this.teacherTensors(rows, rowTeachers) : [];
     for (const { model, logp } of teachers) {
-      const acts = model.activations(B, T);
-      model.recordForward(rec, acts, t.inputs);
-      classify(rec, acts, t.targets, logp);
+      logpOf(rec, model, t.inputs, t.targets, logp);
     }
     gpu.submit(rec);
     // One round trip for every array of the phase.
@@ -191,15 +183,7 @@ export class Scorer {
     gpu.write(c.inputs, contexts.inputs);
     gpu.write(c.targets, contexts.targets);
     const rec = gpu.begin('score.contexts');
-    const acts = model.activations(B, T);
-    model.recordForward(rec, acts, c.inputs);
-    recordClassifierForward(
-      rec,
-      gpu,
-      { logits: acts.output, targets: c.targets, logp: c.logp, ...this.scratch(B, T) },
-      { N: B * T, V: model.config.vocabSize },
-      { temperature },
-    );
+    this.recordLogp(rec, model, { B, T, inputs: c.inputs, targets: c.targets, logp: c.logp }, temperature);
     gpu.submit(rec);
     const [logp] = (await gpu.readMany([c.logp])) as Float32Array[];
     return logp;
@@ -228,6 +212,19 @@ export class Scorer {
         refLogp: f('refLogp'),
       };
     });
+  }
+
+  /** Records `model`'s forward on `inputs` and the log-prob of each target at `temperature` into `logp`: every scoring pass's unit. */
+  private recordLogp(rec: Recorder, model: Gpt, t: { B: number; T: number; inputs: Tensor; targets: Tensor; logp: Tensor }, temperature: number): void {
+    const acts = model.activations(t.B, t.T);
+    model.recordForward(rec, acts, t.inputs);
+    recordClassifierForward(
+      rec,
+      this.gpu,
+      { logits: acts.output, targets: t.targets, logp: t.logp, ...this.scratch(t.B, t.T) },
+      { N: t.B * t.T, V: model.config.vocabSize },
+      { temperature },
+    );
   }
 
   private scratch(B: number, T: number): Scratch {
