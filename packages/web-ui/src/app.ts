@@ -7,16 +7,18 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks'
 import type { DeviceStatus, RunSummary, RunUpdate, RunView } from './engine/api.ts';
 import type { EngineHandle } from './engine/client.ts';
 import { loggedRunState, positionText, type RunStateInfo } from './state/run-state.ts';
-import { formatUrlState, parseUrlState, type UrlState, VIEWS, type ViewName } from './state/url-state.ts';
+import { formatUrlState, parseUrlState, TAB_VIEWS, type UrlState, type ViewName } from './state/url-state.ts';
 import { type Banner, Banners } from './views/banners.ts';
 import { Compare } from './views/compare.ts';
 import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
+import { Home } from './views/home.ts';
 import { LoopOverview } from './views/loop-overview.ts';
 import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
 import { checkChoice } from './views/recipe-panel.ts';
 import { ReplayOpen } from './views/replay-open.ts';
 import { RunBadge } from './views/run-badge.ts';
+import type { WalkView } from './views/walkthroughs.ts';
 
 // The walkthrough carries KaTeX (about 270 kB of the 470 kB bundle): loaded when first opened.
 const loadGae = () => import('./views/gae-view.ts');
@@ -29,6 +31,20 @@ function LazyGae({ engine }: { engine: EngineHandle }) {
   }, []);
   if (error) return h('p', { class: 'error', role: 'alert' }, `The walkthrough could not be loaded: ${error}`);
   return view ? h(view.GaeWalkthrough, { engine }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
+}
+
+// The RL walkthroughs carry KaTeX too, and load the same way.
+const loadWalks = () => import('./views/walkthroughs.ts');
+type WalkModule = Awaited<ReturnType<typeof loadWalks>>;
+
+function LazyWalk({ engine, view }: { engine: EngineHandle; view: WalkView }) {
+  const [module, setModule] = useState<WalkModule | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    loadWalks().then(setModule, (e) => setError(message(e)));
+  }, []);
+  if (error) return h('p', { class: 'error', role: 'alert' }, `The walkthrough could not be loaded: ${error}`);
+  return module ? h(module.Walkthrough, { engine, view }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
 }
 
 /**
@@ -44,7 +60,12 @@ const TITLES: Record<ViewName, string> = {
   playground: 'Playground',
   loop: 'RL loop',
   compare: 'Compare',
+  ppo: 'PPO clipping',
+  groups: 'GRPO & RLOO',
+  kto: 'KTO',
+  distill: 'Distillation',
   gae: 'GAE walkthrough',
+  home: 'Home',
 };
 
 const NO_WEBGPU_TEXT =
@@ -123,16 +144,16 @@ function RunPicker(props: { runs: RunSummary[]; bundled: Bundled; current: RunVi
 function TabList({ view, onPick }: { view: ViewName; onPick: (v: ViewName) => void }) {
   const focusTab = (v: ViewName) => document.getElementById(`tab-${v}`)?.focus();
   const onKey = (e: KeyboardEvent) => {
-    const i = VIEWS.indexOf(view);
+    const i = TAB_VIEWS.indexOf(view);
     const to =
       e.key === 'ArrowRight'
-        ? VIEWS[(i + 1) % VIEWS.length]
+        ? TAB_VIEWS[(i + 1) % TAB_VIEWS.length]
         : e.key === 'ArrowLeft'
-          ? VIEWS[(i + VIEWS.length - 1) % VIEWS.length]
+          ? TAB_VIEWS[(i + TAB_VIEWS.length - 1) % TAB_VIEWS.length]
           : e.key === 'Home'
-            ? VIEWS[0]
+            ? TAB_VIEWS[0]
             : e.key === 'End'
-              ? VIEWS[VIEWS.length - 1]
+              ? TAB_VIEWS[TAB_VIEWS.length - 1]
               : null;
     if (to) {
       e.preventDefault();
@@ -152,7 +173,7 @@ function TabList({ view, onPick }: { view: ViewName; onPick: (v: ViewName) => vo
     h(
       'div',
       { role: 'tablist', 'aria-label': 'Views', onKeyDown: onKey },
-      VIEWS.map((v) =>
+      TAB_VIEWS.map((v) =>
         h(
           'a',
           {
@@ -163,7 +184,8 @@ function TabList({ view, onPick }: { view: ViewName; onPick: (v: ViewName) => vo
             'data-view': v,
             'aria-selected': view === v,
             'aria-controls': `panel-${v}`,
-            tabIndex: view === v ? 0 : -1,
+            // On the home page no tab is selected; the first one keeps the tab stop.
+            tabIndex: view === v || (view === 'home' && v === TAB_VIEWS[0]) ? 0 : -1,
             onClick: (e: Event) => {
               e.preventDefault();
               onPick(v);
@@ -469,7 +491,7 @@ export function App({ engine }: { engine: EngineHandle }) {
     h(
       'header',
       { class: 'top' },
-      h('h1', null, 'Horizon'),
+      h('h1', null, h('a', { href: '#home', class: 'home-link', title: 'What Horizon is, and where to start' }, 'Horizon')),
       h('span', { class: 'tagline' }, 'agentic RL for small language models, on WebGPU'),
       h('span', { class: 'spacer' }),
       current && (needsRun || isLive) ? h('span', { class: 'run-name', 'data-testid': 'run-name' }, current.summary.name) : null,
@@ -498,7 +520,10 @@ export function App({ engine }: { engine: EngineHandle }) {
       : null,
     h(
       'main',
-      { id: `panel-${url.view}`, role: 'tabpanel', 'aria-labelledby': `tab-${url.view}`, tabIndex: -1 },
+      url.view === 'home'
+        ? { id: 'panel-home', 'aria-label': 'Home', tabIndex: -1 }
+        : { id: `panel-${url.view}`, role: 'tabpanel', 'aria-labelledby': `tab-${url.view}`, tabIndex: -1 },
+      url.view === 'home' ? h(Home, { device, hasRun: current !== null }) : null,
       url.view === 'playground' && resumable && current
         ? h(ShownRunState, { info: shownBadge, live: false, resumable, busy: transportBusy, onResume: () => resumeSaved(current.summary.id) })
         : null,
@@ -551,6 +576,7 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? h(Compare, { options: compareOptions, selected: compareSelected, views: loadedForCompare, onSelect: (ids) => navigate({ compare: ids }) })
         : null,
       url.view === 'gae' ? h(LazyGae, { engine }) : null,
+      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill' ? h(LazyWalk, { engine, view: url.view }) : null,
     ),
   );
 }

@@ -9,6 +9,7 @@
 // from a replay, from IndexedDB after a reload, or from the trainer.
 
 import type { HiddenTestFsEpisodesRequest, HiddenTestFsEpisodesResult, MetricsRecord, Phase, SampleRecord } from '@horizon/core';
+import type { WalkAnswers, WalkKind, WalkRequest } from './walk-api.ts';
 
 /** A samples.jsonl record with its channels decoded to numbers ("NaN" strings become NaN). */
 export interface ReplaySample extends Omit<SampleRecord, 'channels'> {
@@ -172,6 +173,8 @@ export interface EngineApi {
   device(): Promise<DeviceStatus>;
   /** GAE over the walkthrough trajectory, on the GPU kernel when there is a device. */
   gae(request: GaeRequest): Promise<GaeAnswer>;
+  /** One of the RL walkthroughs (PPO clipping, groups, KTO, span-KTO, distillation) on its kernel, on the GPU when there is a device. */
+  walkthrough<K extends WalkKind>(request: Extract<WalkRequest, { kind: K }>): Promise<WalkAnswers[K]>;
   /** GAE over one rollout's tokens, on the GPU kernel when there is a device (row 2 with λ = 0 gives δ). */
   rolloutGae(request: RolloutGaeRequest): Promise<RolloutGaeAnswer>;
   /** Parses replay files (metrics.jsonl, samples.jsonl), shows them, and saves them as a run. */

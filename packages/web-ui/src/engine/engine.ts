@@ -37,6 +37,8 @@ import { computeWalkthrough } from './gae-walkthrough.ts';
 import { LiveRun } from './live-run.ts';
 import { type ParsedReplay, parseReplay } from './replay-parse.ts';
 import { StoredRunTeacherSource } from './teacher-source.ts';
+import { computeWalk } from './walk.ts';
+import type { WalkAnswers, WalkKind, WalkRequest } from './walk-api.ts';
 
 /** The bundled replay's manifest (`public/replay/manifest.json`). */
 export interface ReplayManifest {
@@ -112,6 +114,12 @@ export class Engine implements EngineApi {
     const { gpu, status } = await this.openDevice();
     const line = gpu ? status.line : `float64 reference on the CPU — no WebGPU device: ${status.line}`;
     return computeWalkthrough(gpu, request, line);
+  }
+
+  async walkthrough<K extends WalkKind>(request: Extract<WalkRequest, { kind: K }>): Promise<WalkAnswers[K]> {
+    const { gpu, status } = await this.openDevice();
+    const line = gpu ? status.line : `float64 reference on the CPU — no WebGPU device: ${status.line}`;
+    return (await computeWalk(gpu, request, line)) as WalkAnswers[K];
   }
 
   async rolloutGae(request: RolloutGaeRequest): Promise<RolloutGaeAnswer> {

@@ -1,0 +1,175 @@
+// The contract of the RL walkthroughs (docs/ui.md §3, §4, §16, §17): PPO clipping, GRPO/RLOO groups,
+// KTO and span-KTO, on-policy distillation. Each request is what the learner's controls say; each
+// answer is the kernel's output on the worker's device (or the float64 reference without one) plus
+// the inputs it was given, so the page draws numbers it never computes. One engine method,
+// `walkthrough`, takes any of them by `kind`; everything here is structured-cloneable plain data.
+
+/** Which device computed the answer, shared by every walkthrough. */
+export interface Computed {
+  /** 'gpu' when the WGSL kernel computed it, 'cpu' for the float64 reference (no WebGPU). */
+  computedOn: 'gpu' | 'cpu';
+  /** The device line, or why the CPU reference was used. */
+  deviceLine: string;
+  /** Worker-side wall time, ms (dispatches and readbacks included). */
+  millis: number;
+}
+
+// ---- PPO clipping --------------------------------------------------------------------------
+
+export interface PpoRequest {
+  kind: 'ppo';
+  epsLow: number;
+  epsHigh: number;
+  /** Dual-clip constant c > 1; 0 = off. */
+  dualClip: number;
+  /** +1: every token's advantage positive; −1: negative. */
+  sign: 1 | -1;
+}
+
+/** Which term of PPO's objective gives a token's loss, read off the kernel's loss and gradient. */
+export type PpoBranch = 'unclipped' | 'clipped-high' | 'clipped-low' | 'dual-clip' | 'no-signal';
+
+export interface PpoAnswer extends Computed {
+  request: PpoRequest;
+  /** [T] ℓ_old, ℓ and A as the kernel received them. */
+  oldLogp: number[];
+  logp: number[];
+  advantages: number[];
+  /** [T] ρ = e^{ℓ − ℓ_old}: the kernel's, from a dispatch whose clip range never binds (A = −1, so pg = ρ). */
+  ratio: number[];
+  /** [T] clip(ρ, 1 − ε_low, 1 + ε_high), the one clamp the worker applies to the kernel's ρ. */
+  clippedRatio: number[];
+  /** [T] the kernel's per-token loss pg_t (to minimize). */
+  loss: number[];
+  /** [T] the kernel's ∂pg_t/∂ℓ_t (aggregation scale 1, so per token). */
+  grad: number[];
+  branch: PpoBranch[];
+  /** The kernel's clip metrics over the T tokens. */
+  lowFraction: number;
+  highFraction: number;
+  dualFraction: number;
+  /** The surrogate −pg against ρ for A = sign·1, through the same kernel with the same ε and c. */
+  curve: { ratio: number[]; objective: number[] };
+}
+
+// ---- GRPO and RLOO groups ------------------------------------------------------------------
+
+export interface GroupsRequest {
+  kind: 'groups';
+  /** One group's rewards R_i, one per completion of the same prompt (G ≥ 1). */
+  rewards: number[];
+}
+
+export interface GroupsAnswer extends Computed {
+  request: GroupsRequest;
+  /** [G] the group-baseline kernel's advantages per estimator. */
+  grpo: number[];
+  drGrpo: number[];
+  rloo: number[];
+  /** Group mean and sample std (n − 1), float64 on the worker, for the worked equations. */
+  mean: number;
+  std: number;
+  /** GRPO's ε in the denominator. */
+  eps: number;
+  /** Every reward equal: no completion is better than another, so no advantage (DAPO drops such groups). */
+  allEqual: boolean;
+}
+
+// ---- KTO -----------------------------------------------------------------------------------
+
+export interface KtoRequest {
+  kind: 'kto';
+  beta: number;
+  lambdaD: number;
+  lambdaU: number;
+  /** How far the policy has moved from the reference: scales every ℓ − ℓ_ref of the fixed batch. */
+  drift: number;
+  /** [B] 1 desirable, 0 undesirable. */
+  desirable: number[];
+}
+
+export interface KtoAnswer extends Computed {
+  request: KtoRequest;
+  /** [B] the kernel's implicit rewards r_b = Σ_t (ℓ − ℓ_ref), nats. */
+  rewards: number[];
+  /** [B] KL estimate of each row's mismatched pair, Σ_t (ℓ' − ℓ'_ref), as the kernel received them. */
+  mismatchedKl: number[];
+  /** The kernel's reference point z0 = max(0, mean_b mismatched KL). */
+  z0: number;
+  /** [B] the kernel's per-sample loss L_b. */
+  perSample: number[];
+  /** [B] the kernel's ∂loss/∂r_b (every completion token of row b gets it). */
+  dLdr: number[];
+  /** The kernel's mean_b L_b. */
+  loss: number;
+}
+
+// ---- span-KTO ------------------------------------------------------------------------------
+
+export interface SpanKtoRequest {
+  kind: 'span-kto';
+  beta: number;
+  lambdaW: number;
+  lambdaL: number;
+  alpha: number;
+  /** The reference point carried in from the previous step. */
+  zRef: number;
+  /** [T] −1, 0 or +1 per assistant token. */
+  polarity: number[];
+}
+
+export interface SpanKtoAnswer extends Computed {
+  request: SpanKtoRequest;
+  /** [T] ℓ − ℓ_ref per token, as the kernel received them; 1 on assistant tokens. */
+  logRatio: number[];
+  mask: number[];
+  /** [S] spans (token index start, one past end, polarity) as the kernels package builds them. */
+  spans: { start: number; end: number; polarity: number }[];
+  /** [S] the kernel's span rewards r_k. */
+  spanRewards: number[];
+  /** The kernel's updated reference point z_ref. */
+  zRef: number;
+  /** [T] the kernel's ∂L/∂ℓ_t. */
+  grad: number[];
+  loss: number;
+  prefLoss: number;
+  neutralLoss: number;
+}
+
+// ---- on-policy distillation ----------------------------------------------------------------
+
+export interface DistillRequest {
+  kind: 'distill';
+  /** λ_opd. */
+  coef: number;
+  /** Teacher index (0-based) per prompt, in the walkthrough's prompt order: distill.route. */
+  route: number[];
+}
+
+export interface DistillRow {
+  /** Prompt index and teacher index of this kernel row. */
+  prompt: number;
+  teacher: number;
+  /** [T] the kernel's k_t = ℓ^S − ℓ^T and Â_t; 0 off the mask. */
+  reverseKl: number[];
+  advantages: number[];
+}
+
+export interface DistillAnswer extends Computed {
+  request: DistillRequest;
+  /** Every prompt against every teacher, one kernel dispatch; the routed row of prompt p is rows[p·K + route[p]]. */
+  rows: DistillRow[];
+}
+
+export type WalkRequest = PpoRequest | GroupsRequest | KtoRequest | SpanKtoRequest | DistillRequest;
+export type WalkKind = WalkRequest['kind'];
+
+export interface WalkAnswers {
+  ppo: PpoAnswer;
+  groups: GroupsAnswer;
+  kto: KtoAnswer;
+  'span-kto': SpanKtoAnswer;
+  distill: DistillAnswer;
+}
+
+export type WalkAnswer = WalkAnswers[WalkKind];

@@ -1,0 +1,26 @@
+// Dispatch of the RL walkthroughs' requests (walk-api.ts) to their computations, each on the
+// worker's GPU device or, without one, on the float64 reference.
+
+import type { Gpu } from '@horizon/kernels';
+import { computeDistillWalk } from './distill-walk.ts';
+import { computeGroupsWalk } from './groups-walk.ts';
+import { computeKtoWalk, computeSpanKtoWalk } from './kto-walk.ts';
+import { computePpoWalk } from './ppo-walk.ts';
+import type { WalkAnswer, WalkRequest } from './walk-api.ts';
+
+export function computeWalk(gpu: Gpu | null, request: WalkRequest, deviceLine: string): Promise<WalkAnswer> {
+  switch (request.kind) {
+    case 'ppo':
+      return computePpoWalk(gpu, request, deviceLine);
+    case 'groups':
+      return computeGroupsWalk(gpu, request, deviceLine);
+    case 'kto':
+      return computeKtoWalk(gpu, request, deviceLine);
+    case 'span-kto':
+      return computeSpanKtoWalk(gpu, request, deviceLine);
+    case 'distill':
+      return computeDistillWalk(gpu, request, deviceLine);
+    default:
+      throw new RangeError(`walkthrough: no walkthrough is called "${String((request as { kind: unknown }).kind)}"`);
+  }
+}

@@ -1,0 +1,17 @@
+// The RL walkthroughs, one module the page loads when the first of them opens: they carry KaTeX,
+// which the rest of the page does not need at first paint (app.ts loads the GAE walkthrough the same way).
+
+import { h } from 'preact';
+import type { EngineHandle } from '../engine/client.ts';
+import { DistillWalkthrough } from './distill-view.ts';
+import { GroupsWalkthrough } from './groups-view.ts';
+import { KtoWalkthrough } from './kto-view.ts';
+import { PpoWalkthrough } from './ppo-view.ts';
+
+export type WalkView = 'ppo' | 'groups' | 'kto' | 'distill';
+
+const VIEWS = { ppo: PpoWalkthrough, groups: GroupsWalkthrough, kto: KtoWalkthrough, distill: DistillWalkthrough };
+
+export function Walkthrough({ engine, view }: { engine: EngineHandle; view: WalkView }) {
+  return h(VIEWS[view], { engine });
+}
