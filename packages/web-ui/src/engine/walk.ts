@@ -8,7 +8,7 @@ import { computeKtoWalk, computeSpanKtoWalk } from './kto-walk.ts';
 import { computePpoWalk } from './ppo-walk.ts';
 import type { WalkAnswer, WalkRequest } from './walk-api.ts';
 
-export function computeWalk(gpu: Gpu | null, request: WalkRequest, deviceLine: string): Promise<WalkAnswer> {
+export async function computeWalk(gpu: Gpu | null, request: WalkRequest, deviceLine: string): Promise<WalkAnswer> {
   switch (request.kind) {
     case 'ppo':
       return computePpoWalk(gpu, request, deviceLine);

@@ -132,7 +132,11 @@ export function GroupsWalkthrough({ engine }: { engine: EngineHandle }) {
             h(
               'tr',
               { key: i, 'data-row': i, class: i === selected ? 'selected' : undefined },
-              h('th', { scope: 'row' }, h('button', { type: 'button', 'aria-pressed': i === selected, onClick: () => setSelected(i) }, `#${i + 1}`)),
+              h(
+                'th',
+                { scope: 'row' },
+                h('button', { type: 'button', class: 'walk-pick', 'aria-pressed': i === selected, onClick: () => setSelected(i) }, `#${i + 1}`),
+              ),
               h(
                 'td',
                 { class: 'reward-cell' },

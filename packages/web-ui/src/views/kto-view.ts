@@ -115,7 +115,11 @@ function KtoPart({ engine }: { engine: EngineHandle }) {
                 h(
                   'tr',
                   { key: b, 'data-row': b, class: b === selected ? 'selected' : undefined },
-                  h('th', { scope: 'row' }, h('button', { type: 'button', 'aria-pressed': b === selected, onClick: () => setSelected(b) }, row.text)),
+                  h(
+                    'th',
+                    { scope: 'row' },
+                    h('button', { type: 'button', class: 'walk-pick', 'aria-pressed': b === selected, onClick: () => setSelected(b) }, row.text),
+                  ),
                   h(
                     'td',
                     null,
@@ -123,7 +127,7 @@ function KtoPart({ engine }: { engine: EngineHandle }) {
                       'button',
                       {
                         type: 'button',
-                        class: 'label-toggle',
+                        class: 'walk-pick',
                         'aria-pressed': request.desirable[b] === 1,
                         'aria-label': `completion ${b + 1} desirable`,
                         onClick: () => update({ desirable: request.desirable.map((d, j) => (j === b ? 1 - d : d)) }),

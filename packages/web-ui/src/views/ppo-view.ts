@@ -54,7 +54,13 @@ function TokenTable({ answer, selected, onSelect }: { answer: PpoAnswer; selecte
               { key: t, scope: 'col', class: t === selected ? 'selected' : undefined },
               h(
                 'button',
-                { type: 'button', onClick: () => onSelect(t), 'aria-pressed': t === selected, 'aria-label': `token ${t}: ${tok.text.trim()}` },
+                {
+                  type: 'button',
+                  class: 'walk-pick',
+                  onClick: () => onSelect(t),
+                  'aria-pressed': t === selected,
+                  'aria-label': `token ${t}: ${tok.text.trim()}`,
+                },
                 tok.text,
               ),
             ),
