@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.ts';
 import { LONG_TASK_PROBE, readProbe, resetProbe } from './support/probe.ts';
 import { buildAndServe } from './support/web-app.ts';
+import { shootWalkthroughs } from './walkthrough-screenshots.ts';
 
 const docs = join(import.meta.dirname, '..', '..', 'docs');
 const SETS = ['sft.steps=150', 'rl.iterations=6', 'eval.interval=2', 'eval.heldOutSize=50', 'eval.oodSize=20', 'checkpoint.interval=3'];
@@ -91,6 +92,8 @@ try {
   await replay.locator('.equations .worked [data-cell="V-13"]').first().hover();
   await phase(replay, 'GAE walkthrough, drag λ 20 steps');
   await replay.screenshot({ path: join(docs, 'ui-gae-walkthrough.png'), fullPage: true });
+  // The home page and the RL walkthroughs (walkthrough-screenshots.ts).
+  await shootWalkthroughs(browser, app.url, docs);
 
   // ---- phone, 390×844 -------------------------------------------------------------------
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
