@@ -5,12 +5,12 @@
 // SwiftShader is slow and the browser tier already takes minutes.
 
 import { buildSpans, groupBaselinesRef, ktoRef, opdRef, spanKtoRef, tokenPolicyLossRef } from '@horizon/kernels';
-import type { Browser, Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { distillInputs } from '../../packages/web-ui/src/engine/distill-walk.ts';
 import { ktoInputs, spanKtoInputs } from '../../packages/web-ui/src/engine/kto-walk.ts';
 import { DISTILL_PROMPTS, DISTILL_T, KTO_ROWS, KTO_T, PPO_TOKENS, SPAN_TOKENS } from '../../packages/web-ui/src/engine/walk-data.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { chromiumPath, launchChromium } from '../support/chromium.ts';
 import { type BuiltApp, buildAndServe } from './support/web-app.ts';
 
 let app: BuiltApp;
@@ -252,6 +252,24 @@ describe('home page and shareable URLs', () => {
       }
     } finally {
       await phone.close();
+    }
+  });
+});
+
+describe('without WebGPU', () => {
+  it('a walkthrough falls back to the float64 reference and says so', async () => {
+    // Chromium without the WebGPU flags: navigator.gpu exists but gives no adapter.
+    const plain = await chromium.launch({ executablePath: chromiumPath(), args: ['--headless=new', '--no-sandbox', '--no-first-run'], headless: true });
+    try {
+      const tab = await plain.newPage();
+      await tab.goto(`${app.url}#groups`);
+      const line = tab.getByTestId('groups-device');
+      await expect.poll(() => line.getAttribute('data-computed-on'), { timeout: 60_000 }).toBe('cpu');
+      expect(await line.textContent()).toMatch(/float64 reference on the CPU — no WebGPU device/);
+      const ref = groupBaselinesRef(Float32Array.from([1, 0, 1, 0, 0, 1]), new Uint32Array(6), 'grpo');
+      for (let i = 0; i < 6; i++) expect(Number(await tab.locator(`.groups [data-cell="grpo-${i}"]`).getAttribute('data-value'))).toBe(ref[i]);
+    } finally {
+      await plain.close();
     }
   });
 });

@@ -69,7 +69,7 @@ const TITLES: Record<ViewName, string> = {
 };
 
 const NO_WEBGPU_TEXT =
-  'Live training runs the kernels on WebGPU, and this browser gives the page no WebGPU device. Replays, the dashboard and the token strips work without it; the GAE walkthrough uses the float64 reference on the CPU instead of the kernel.';
+  'Live training runs the kernels on WebGPU, and this browser gives the page no WebGPU device. Replays, the dashboard and the token strips work without it; the walkthroughs use the float64 references on the CPU instead of the kernels.';
 
 type Bundled = { state: 'loading' } | { state: 'absent' } | { state: 'ready'; run: RunView } | { state: 'error'; message: string };
 

@@ -10,15 +10,15 @@ import { buildSpans, type Gpu, kto, ktoRef, spanKto, spanKtoRef } from '@horizon
 import type { KtoAnswer, KtoRequest, SpanKtoAnswer, SpanKtoRequest } from './walk-api.ts';
 import { KTO_REF_LOGP, KTO_ROWS, KTO_T, SPAN_REF_LOGP, SPAN_TOKENS } from './walk-data.ts';
 
-const inRange = (name: string, x: number, lo: number, hi: number) => {
-  if (!(Number.isFinite(x) && x >= lo && x <= hi)) throw new RangeError(`kto walkthrough: ${name} must be in [${lo}, ${hi}], got ${x}`);
+const inRange = (walkthrough: string, name: string, x: number, lo: number, hi: number) => {
+  if (!(Number.isFinite(x) && x >= lo && x <= hi)) throw new RangeError(`${walkthrough} walkthrough: ${name} must be in [${lo}, ${hi}], got ${x}`);
 };
 
 export function checkKtoRequest(r: KtoRequest): void {
-  inRange('beta', r.beta, 0.001, 10);
-  inRange('lambdaD', r.lambdaD, 0, 10);
-  inRange('lambdaU', r.lambdaU, 0, 10);
-  inRange('drift', r.drift, 0, 5);
+  inRange('kto', 'beta', r.beta, 0.001, 10);
+  inRange('kto', 'lambdaD', r.lambdaD, 0, 10);
+  inRange('kto', 'lambdaU', r.lambdaU, 0, 10);
+  inRange('kto', 'drift', r.drift, 0, 5);
   if (r.desirable.length !== KTO_ROWS.length || r.desirable.some((d) => d !== 0 && d !== 1))
     throw new RangeError(`kto walkthrough: desirable must be ${KTO_ROWS.length} flags of 0 or 1, got [${r.desirable.join(', ')}]`);
 }
@@ -67,7 +67,6 @@ export async function computeKtoWalk(gpu: Gpu | null, request: KtoRequest, devic
 }
 
 export function checkSpanKtoRequest(r: SpanKtoRequest): void {
-  const name = (n: string) => n.replace('kto', 'span-kto');
   for (const [key, lo, hi] of [
     ['beta', 0.001, 10],
     ['lambdaW', 0, 10],
@@ -75,8 +74,7 @@ export function checkSpanKtoRequest(r: SpanKtoRequest): void {
     ['alpha', 0, 1],
     ['zRef', -10, 10],
   ] as const) {
-    const x = r[key];
-    if (!(Number.isFinite(x) && x >= lo && x <= hi)) throw new RangeError(name(`kto walkthrough: ${key} must be in [${lo}, ${hi}], got ${x}`));
+    inRange('span-kto', key, r[key], lo, hi);
   }
   if (r.polarity.length !== SPAN_TOKENS.length || r.polarity.some((p) => p !== -1 && p !== 0 && p !== 1))
     throw new RangeError(`span-kto walkthrough: polarity must be ${SPAN_TOKENS.length} values of −1, 0 or +1`);

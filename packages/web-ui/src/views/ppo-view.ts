@@ -14,6 +14,8 @@ import { fmt } from './format.ts';
 import { LineChart } from './walk-chart.ts';
 import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useWalk } from './walk-parts.ts';
 
+const T = PPO_TOKENS.length;
+
 /** Each branch in words and a glyph, so none reads by colour alone. */
 export const BRANCH_TEXT: Record<PpoBranch, string> = {
   unclipped: '✓ ρ·A (unclipped)',
@@ -206,7 +208,7 @@ export function PpoWalkthrough({ engine }: { engine: EngineHandle }) {
       ? h(
           'p',
           { class: 'note', 'data-testid': 'ppo-fractions' },
-          `The kernel's clip metrics: ${fmt(answer.highFraction * 6, 0)} of 6 tokens clipped high, ${fmt(answer.lowFraction * 6, 0)} clipped low, ${fmt(answer.dualFraction * 6, 0)} at the dual clip (policy/clip_frac in the dashboard is the same count over a whole batch).`,
+          `The kernel's clip metrics: ${fmt(answer.highFraction * T, 0)} of ${T} tokens clipped high, ${fmt(answer.lowFraction * T, 0)} clipped low, ${fmt(answer.dualFraction * T, 0)} at the dual clip (policy/clip_frac in the dashboard is the same count over a whole batch).`,
         )
       : null,
     answer
