@@ -241,6 +241,22 @@ describe('home page and shareable URLs', () => {
     await expect.poll(() => new URL(page.url()).hash).toBe('#home');
   });
 
+  it('a link carries a walkthrough’s controls: it opens where the sender left it, and a bad one is a sentence', async () => {
+    const walk = JSON.stringify({ ppo: { epsLow: 0.1, epsHigh: 0.5, dualClip: 0, sign: -1 } });
+    await page.goto(`${app.url}?recipe=tiny&walk=${encodeURIComponent(walk)}#ppo`);
+    await answered('.ppo', { epsLow: 0.1, epsHigh: 0.5, dualClip: 0, sign: -1 });
+    expect(await page.getByTestId('epsLow-value').textContent()).toBe('0.10');
+    // Moving a control rewrites the link (replaceState: no history entry per slider step).
+    const before = await page.evaluate(() => history.length);
+    await press('input[name="epsLow"]', 'ArrowRight', 2);
+    await answered('.ppo', { epsLow: 0.12 });
+    await expect.poll(() => JSON.parse(new URL(page.url()).searchParams.get('walk') ?? '{}').ppo?.epsLow).toBe(0.12);
+    expect(await page.evaluate(() => history.length)).toBe(before);
+    await page.goto(`${app.url}?walk=${encodeURIComponent('{"ppo":{"epsLow":"wide"}}')}#ppo`);
+    await answered('.ppo', { epsLow: 0.2, epsHigh: 0.28 });
+    expect(await page.locator('.ppo [role=alert]').first().textContent()).toContain('settings for the ppo walkthrough are not the ones it has');
+  });
+
   it('at 390 px the home page and the walkthroughs need no sideways scrolling', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     try {

@@ -18,6 +18,7 @@ import { type LiveStatus, Playground, type TransportCommand } from './views/play
 import { checkChoice } from './views/recipe-panel.ts';
 import { ReplayOpen } from './views/replay-open.ts';
 import { RunBadge } from './views/run-badge.ts';
+import type { WalkUrl } from './views/walk-parts.ts';
 import type { WalkView } from './views/walkthroughs.ts';
 
 // The walkthrough carries KaTeX (about 270 kB of the 470 kB bundle): loaded when first opened.
@@ -37,14 +38,14 @@ function LazyGae({ engine }: { engine: EngineHandle }) {
 const loadWalks = () => import('./views/walkthroughs.ts');
 type WalkModule = Awaited<ReturnType<typeof loadWalks>>;
 
-function LazyWalk({ engine, view }: { engine: EngineHandle; view: WalkView }) {
+function LazyWalk({ engine, view, url }: { engine: EngineHandle; view: WalkView; url: WalkUrl }) {
   const [module, setModule] = useState<WalkModule | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     loadWalks().then(setModule, (e) => setError(message(e)));
   }, []);
   if (error) return h('p', { class: 'error', role: 'alert' }, `The walkthrough could not be loaded: ${error}`);
-  return module ? h(module.Walkthrough, { engine, view }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
+  return module ? h(module.Walkthrough, { engine, view, url }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
 }
 
 /**
@@ -438,6 +439,8 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? 'Fix the recipe’s marked fields below to train it.'
         : null;
   const needsRun = url.view === 'dashboard' || url.view === 'completions' || url.view === 'loop';
+  // The walkthroughs' controls live in ?walk= (state/walk-url.ts), replaced as they move, never pushed.
+  const walkUrl = useMemo(() => ({ walk: url.walk, onWalk: (walk: string) => navigate({ walk }) }), [url.walk, navigate]);
 
   // Compare: the shipped replays load when the view first opens; saved runs load when picked.
   useEffect(() => {
@@ -576,7 +579,9 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? h(Compare, { options: compareOptions, selected: compareSelected, views: loadedForCompare, onSelect: (ids) => navigate({ compare: ids }) })
         : null,
       url.view === 'gae' ? h(LazyGae, { engine }) : null,
-      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill' ? h(LazyWalk, { engine, view: url.view }) : null,
+      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill'
+        ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
+        : null,
     ),
   );
 }

@@ -1,6 +1,6 @@
 // Shareable state in the URL (docs/ui.md §11): the view in the hash, the playground's recipe preset,
 // seed and edited fields, and the open run in the query. A link reproduces what the sender saw.
-//   ?recipe=tiny&seed=7&set=rl.lambda%3D0.9&run=<id>&cmp=<id>&cmp=<id>#gae
+//   ?recipe=tiny&seed=7&set=rl.lambda%3D0.9&run=<id>&cmp=<id>&cmp=<id>&walk=<json>#gae
 
 export const VIEWS = ['dashboard', 'completions', 'playground', 'loop', 'compare', 'ppo', 'groups', 'kto', 'distill', 'gae', 'home'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -19,6 +19,8 @@ export interface UrlState {
   run: string | undefined;
   /** Runs overlaid in the compare view, by id; empty = the shipped PPO, GRPO and RLOO replays. */
   compare: string[];
+  /** The walkthroughs' controls, one JSON object by walkthrough kind (state/walk-url.ts); absent = their defaults. */
+  walk?: string;
 }
 
 export function parseUrlState(href: string, defaultRecipe: string): UrlState {
@@ -33,6 +35,7 @@ export function parseUrlState(href: string, defaultRecipe: string): UrlState {
     sets: url.searchParams.getAll('set').filter((s) => s.includes('=')),
     run: url.searchParams.get('run') ?? undefined,
     compare: url.searchParams.getAll('cmp'),
+    walk: url.searchParams.get('walk') ?? undefined,
   };
 }
 
@@ -45,6 +48,7 @@ export function formatUrlState(href: string, state: UrlState): string {
   for (const s of state.sets) params.append('set', s);
   if (state.run) params.set('run', state.run);
   for (const id of state.compare ?? []) params.append('cmp', id);
+  if (state.walk) params.set('walk', state.walk);
   url.search = params.toString();
   url.hash = state.view;
   return url.toString();

@@ -5,13 +5,12 @@
 // table of mean reverse KL shows what the other teacher would have said.
 
 import { h } from 'preact';
-import { useState } from 'preact/hooks';
 import type { EngineHandle } from '../engine/client.ts';
 import type { DistillAnswer, DistillRequest } from '../engine/walk-api.ts';
 import { DISTILL_PROMPTS, DISTILL_TEACHERS } from '../engine/walk-data.ts';
 import { divergingColor, textOn } from './colors.ts';
 import { fmt } from './format.ts';
-import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useWalk } from './walk-parts.ts';
+import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const K = DISTILL_TEACHERS.length;
 const routedRow = (a: DistillAnswer, p: number) => a.rows[p * K + a.request.route[p]];
@@ -74,8 +73,8 @@ function PromptTable({ answer, p }: { answer: DistillAnswer; p: number }) {
   );
 }
 
-export function DistillWalkthrough({ engine }: { engine: EngineHandle }) {
-  const [request, setRequest] = useState<DistillRequest>({ kind: 'distill', coef: 1, route: [0, 1] });
+export function DistillWalkthrough({ engine, url }: { engine: EngineHandle; url: WalkUrl }) {
+  const [request, setRequest, urlProblem] = useUrlRequest<DistillRequest>(url, { kind: 'distill', coef: 1, route: [0, 1] });
   const { answer, error, stale } = useWalk(engine, request);
   const update = (patch: Partial<DistillRequest>) => setRequest({ ...request, ...patch });
   return h(
@@ -117,6 +116,7 @@ export function DistillWalkthrough({ engine }: { engine: EngineHandle }) {
       }),
     ),
     h(DeviceLine, { answer, kernel: 'distillation-advantage', stale, testId: 'distill-device' }),
+    h(ErrorLine, { error: urlProblem }),
     h(ErrorLine, { error }),
     answer ? DISTILL_PROMPTS.map((_, p) => h(PromptTable, { key: p, answer, p })) : null,
     answer

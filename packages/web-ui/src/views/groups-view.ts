@@ -11,7 +11,7 @@ import type { GroupsAnswer, GroupsRequest } from '../engine/walk-api.ts';
 import { GROUP_DEFAULT_REWARDS, GROUP_MAX } from '../engine/walk-data.ts';
 import { divergingColor, textOn } from './colors.ts';
 import { fmt } from './format.ts';
-import { DeviceLine, ErrorLine, Tex, tex, useWalk } from './walk-parts.ts';
+import { DeviceLine, ErrorLine, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const PRESETS: { label: string; rewards: number[] }[] = [
   { label: '3 of 6 correct', rewards: [...GROUP_DEFAULT_REWARDS] },
@@ -46,8 +46,8 @@ function worked(a: GroupsAnswer, i: number): string {
 \end{aligned}`;
 }
 
-export function GroupsWalkthrough({ engine }: { engine: EngineHandle }) {
-  const [request, setRequest] = useState<GroupsRequest>({ kind: 'groups', rewards: [...GROUP_DEFAULT_REWARDS] });
+export function GroupsWalkthrough({ engine, url }: { engine: EngineHandle; url: WalkUrl }) {
+  const [request, setRequest, urlProblem] = useUrlRequest<GroupsRequest>(url, { kind: 'groups', rewards: [...GROUP_DEFAULT_REWARDS] });
   const [selected, setSelected] = useState(0);
   const { answer, error, stale } = useWalk(engine, request);
   const rewards = request.rewards;
@@ -98,6 +98,7 @@ export function GroupsWalkthrough({ engine }: { engine: EngineHandle }) {
       ),
     ),
     h(DeviceLine, { answer, kernel: 'group-baseline', stale, testId: 'groups-device' }),
+    h(ErrorLine, { error: urlProblem }),
     h(ErrorLine, { error }),
     shown
       ? h(

@@ -10,7 +10,7 @@ import type { EngineHandle } from '../engine/client.ts';
 import type { KtoAnswer, KtoRequest, SpanKtoAnswer, SpanKtoRequest } from '../engine/walk-api.ts';
 import { KTO_ROWS, SPAN_TOKENS } from '../engine/walk-data.ts';
 import { fmt } from './format.ts';
-import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useWalk } from './walk-parts.ts';
+import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const num = (x: number, cell: string) => h('td', { 'data-cell': cell, 'data-value': String(x) }, fmt(x, 4));
 
@@ -24,8 +24,15 @@ function ktoWorked(a: KtoAnswer, b: number): string {
   return String.raw`\begin{aligned}${z0} \\ r_{${b + 1}} &= \textstyle\sum_t(\ell_t - \ell^{ref}_t) = ${tex(r)} \\ ${loss} \\ \partial L/\partial r_{${b + 1}} &= ${tex(a.dLdr[b], 4)}\end{aligned}`;
 }
 
-function KtoPart({ engine }: { engine: EngineHandle }) {
-  const [request, setRequest] = useState<KtoRequest>({ kind: 'kto', beta: 0.1, lambdaD: 1, lambdaU: 1, drift: 1, desirable: KTO_ROWS.map((r) => r.desirable) });
+function KtoPart({ engine, url }: { engine: EngineHandle; url: WalkUrl }) {
+  const [request, setRequest, urlProblem] = useUrlRequest<KtoRequest>(url, {
+    kind: 'kto',
+    beta: 0.1,
+    lambdaD: 1,
+    lambdaU: 1,
+    drift: 1,
+    desirable: KTO_ROWS.map((r) => r.desirable),
+  });
   const [selected, setSelected] = useState(0);
   const { answer, error, stale } = useWalk(engine, request);
   const update = (patch: Partial<KtoRequest>) => setRequest({ ...request, ...patch });
@@ -84,6 +91,7 @@ function KtoPart({ engine }: { engine: EngineHandle }) {
       }),
     ),
     h(DeviceLine, { answer, kernel: 'KTO', stale, testId: 'kto-device' }),
+    h(ErrorLine, { error: urlProblem }),
     h(ErrorLine, { error }),
     answer
       ? h(
@@ -206,8 +214,8 @@ function SpanTable({ answer }: { answer: SpanKtoAnswer }) {
   );
 }
 
-function SpanPart({ engine }: { engine: EngineHandle }) {
-  const [request, setRequest] = useState<SpanKtoRequest>({
+function SpanPart({ engine, url }: { engine: EngineHandle; url: WalkUrl }) {
+  const [request, setRequest, urlProblem] = useUrlRequest<SpanKtoRequest>(url, {
     kind: 'span-kto',
     beta: 0.5,
     lambdaW: 1,
@@ -303,6 +311,7 @@ function SpanPart({ engine }: { engine: EngineHandle }) {
       }),
     ),
     h(DeviceLine, { answer, kernel: 'span-KTO', stale, testId: 'span-device' }),
+    h(ErrorLine, { error: urlProblem }),
     h(ErrorLine, { error }),
     answer
       ? h(
@@ -318,6 +327,6 @@ function SpanPart({ engine }: { engine: EngineHandle }) {
   );
 }
 
-export function KtoWalkthrough({ engine }: { engine: EngineHandle }) {
-  return h('section', { class: 'walk kto', 'aria-label': 'KTO and span-KTO walkthrough' }, h(KtoPart, { engine }), h(SpanPart, { engine }));
+export function KtoWalkthrough({ engine, url }: { engine: EngineHandle; url: WalkUrl }) {
+  return h('section', { class: 'walk kto', 'aria-label': 'KTO and span-KTO walkthrough' }, h(KtoPart, { engine, url }), h(SpanPart, { engine, url }));
 }

@@ -12,7 +12,7 @@ import type { PpoAnswer, PpoBranch, PpoRequest } from '../engine/walk-api.ts';
 import { PPO_TOKENS } from '../engine/walk-data.ts';
 import { fmt } from './format.ts';
 import { LineChart } from './walk-chart.ts';
-import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useWalk } from './walk-parts.ts';
+import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const T = PPO_TOKENS.length;
 
@@ -127,8 +127,8 @@ function Equations({ answer, t }: { answer: PpoAnswer; t: number }) {
   );
 }
 
-export function PpoWalkthrough({ engine }: { engine: EngineHandle }) {
-  const [request, setRequest] = useState<PpoRequest>({ kind: 'ppo', epsLow: 0.2, epsHigh: 0.28, dualClip: 3, sign: 1 });
+export function PpoWalkthrough({ engine, url }: { engine: EngineHandle; url: WalkUrl }) {
+  const [request, setRequest, urlProblem] = useUrlRequest<PpoRequest>(url, { kind: 'ppo', epsLow: 0.2, epsHigh: 0.28, dualClip: 3, sign: 1 });
   const [selected, setSelected] = useState(4);
   const { answer, error, stale } = useWalk(engine, request);
   const update = (patch: Partial<PpoRequest>) => setRequest({ ...request, ...patch });
@@ -202,6 +202,7 @@ export function PpoWalkthrough({ engine }: { engine: EngineHandle }) {
       }),
     ),
     h(DeviceLine, { answer, kernel: 'policy-loss', stale, testId: 'ppo-device' }),
+    h(ErrorLine, { error: urlProblem }),
     h(ErrorLine, { error }),
     answer ? h(TokenTable, { answer, selected, onSelect: setSelected }) : null,
     answer

@@ -1,7 +1,8 @@
 // Pieces the RL walkthroughs share (docs/ui.md §10): a labelled range slider whose value is printed
 // next to it, a toggle-button group, the line that names the device (and says "recomputing…" while
 // the shown numbers answer an older request), KaTeX rendering, and the hook that sends each control
-// position to the worker, latest position wins (state/latest.ts), as the GAE walkthrough does.
+// position to the worker, latest position wins (state/latest.ts), as the GAE walkthrough does, and
+// the hook that keeps a walkthrough's controls in the URL (state/walk-url.ts).
 
 import katex from 'katex';
 import { h } from 'preact';
@@ -9,6 +10,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EngineHandle } from '../engine/client.ts';
 import type { Computed, WalkAnswer, WalkAnswers, WalkKind, WalkRequest } from '../engine/walk-api.ts';
 import { LatestOnly } from '../state/latest.ts';
+import { readWalk, writeWalk } from '../state/walk-url.ts';
 
 export function RangeSlider(props: {
   name: string;
@@ -101,3 +103,23 @@ export function useWalk<K extends WalkKind>(engine: EngineHandle, request: Extra
 
 /** The error line, when the worker refused or failed. */
 export const ErrorLine = ({ error }: { error: string | null }) => (error ? h('p', { class: 'error', role: 'alert' }, error) : null);
+
+/** The URL's walkthrough settings and how to replace them (app.ts writes them with replaceState). */
+export interface WalkUrl {
+  walk: string | undefined;
+  onWalk: (walk: string) => void;
+}
+
+/**
+ * A walkthrough's request, starting from the URL's settings for its kind (or `defaults`), and a
+ * setter that also writes it to the URL; `problem` says why the URL's settings were not used.
+ */
+export function useUrlRequest<R extends WalkRequest>(url: WalkUrl, defaults: R): [R, (next: R) => void, string | null] {
+  const [initial] = useState(() => readWalk(url.walk, defaults));
+  const [request, setRequest] = useState<R>(initial.request);
+  const set = (next: R) => {
+    setRequest(next);
+    url.onWalk(writeWalk(url.walk, next));
+  };
+  return [request, set, initial.problem];
+}

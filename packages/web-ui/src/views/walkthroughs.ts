@@ -7,11 +7,12 @@ import { DistillWalkthrough } from './distill-view.ts';
 import { GroupsWalkthrough } from './groups-view.ts';
 import { KtoWalkthrough } from './kto-view.ts';
 import { PpoWalkthrough } from './ppo-view.ts';
+import type { WalkUrl } from './walk-parts.ts';
 
 export type WalkView = 'ppo' | 'groups' | 'kto' | 'distill';
 
 const VIEWS = { ppo: PpoWalkthrough, groups: GroupsWalkthrough, kto: KtoWalkthrough, distill: DistillWalkthrough };
 
-export function Walkthrough({ engine, view }: { engine: EngineHandle; view: WalkView }) {
-  return h(VIEWS[view], { engine });
+export function Walkthrough({ engine, view, url }: { engine: EngineHandle; view: WalkView; url: WalkUrl }) {
+  return h(VIEWS[view], { engine, url });
 }
