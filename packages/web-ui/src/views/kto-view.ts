@@ -17,7 +17,7 @@ const num = (x: number, cell: string) => h('td', { 'data-cell': cell, 'data-valu
 function ktoWorked(a: KtoAnswer, b: number): string {
   const { beta, lambdaD, lambdaU } = a.request;
   const r = a.rewards[b];
-  const z0 = String.raw`z_0 &= \max\big(0,\ \tfrac14(${a.mismatchedKl.map((k) => tex(k)).join(' + ')})\big) = ${tex(a.z0)}`;
+  const z0 = String.raw`z_0 &= \max\big(0,\ \tfrac{1}{${a.mismatchedKl.length}}(${a.mismatchedKl.map((k) => tex(k)).join(' + ')})\big) = ${tex(a.z0)}`;
   const loss = a.request.desirable[b]
     ? String.raw`L_{${b + 1}} &= \lambda_D\big(1 - \sigma(\beta(r - z_0))\big) = ${tex(lambdaD, 2)}\big(1 - \sigma(${tex(beta, 2)}\,(${tex(r)} - ${tex(a.z0)}))\big) = ${tex(a.perSample[b], 4)}`
     : String.raw`L_{${b + 1}} &= \lambda_U\big(1 - \sigma(\beta(z_0 - r))\big) = ${tex(lambdaU, 2)}\big(1 - \sigma(${tex(beta, 2)}\,(${tex(a.z0)} - ${tex(r)}))\big) = ${tex(a.perSample[b], 4)}`;
