@@ -198,6 +198,52 @@ export {
   toolCallOf,
   traceOf,
 } from './envs/trace-view.ts';
+export { formatSyntaxError, parseProgram } from './envs/ui-dsl/parse.ts';
+export {
+  type Action,
+  type ActionPlan,
+  COUNTER_PATTERN,
+  describeAction,
+  type ElementState,
+  type ErrorPhase,
+  planActions,
+  type RecordedError,
+  type RenderServer,
+  type RenderTrace,
+  RUNTIME_MESSAGES,
+  type StateChange,
+  type StepRecord,
+  stateChanges,
+} from './envs/ui-dsl/render.ts';
+export { SimulatorRenderServer, simulate } from './envs/ui-dsl/simulator.ts';
+export {
+  distinctUiSpecs,
+  honestProgram,
+  specCount,
+  specKey,
+  specPrompt,
+  UI_SPEC_KINDS,
+  type UiSpec,
+  type UiSpecKind,
+  type UiSpecRange,
+  uiSpec,
+} from './envs/ui-dsl/spec.ts';
+export {
+  type DslSyntaxError,
+  type Effect,
+  ELEMENT_LETTERS,
+  type ElementDecl,
+  type ElementKind,
+  elementDecls,
+  type HandlerDecl,
+  handlerDecls,
+  ID_PATTERN,
+  MAX_ELEMENTS,
+  MAX_PROGRAM_CHARS,
+  type ParseResult,
+  type Program,
+  type Statement,
+} from './envs/ui-dsl/syntax.ts';
 export { AnswerVerifier, type Trajectory, type Verification, type Verifier } from './envs/verifier.ts';
 export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';
 export {

@@ -19,7 +19,7 @@ import {
   type StepRecord,
   stateChanges,
 } from './render.ts';
-import { type Effect, elements, handlers, MAX_ELEMENTS } from './syntax.ts';
+import { type Effect, elementDecls, handlerDecls, MAX_ELEMENTS, type Program } from './syntax.ts';
 
 /** An error a handler or action raises; caught by the step that ran it. */
 class PageError extends Error {}
@@ -57,15 +57,15 @@ export function simulate(program: string, plan: ActionPlan): RenderTrace {
   return { server: 'simulator', rendered, steps, ms: performance.now() - started };
 }
 
-function render(page: Page, program: Parameters<typeof elements>[0]): void {
-  const declared = elements(program);
+function render(page: Page, program: Program): void {
+  const declared = elementDecls(program);
   for (const [index, e] of declared.entries()) {
     if (index === MAX_ELEMENTS) return void page.errors.push({ phase: 'render', message: RUNTIME_MESSAGES.tooManyElements(MAX_ELEMENTS) });
     if (find(page, e.id)) return void page.errors.push({ phase: 'render', message: RUNTIME_MESSAGES.duplicateId(e.id) });
     page.elements.push({ id: e.id, kind: e.kind, text: e.text });
   }
   if (page.elements.length === 0) return void page.errors.push({ phase: 'render', message: RUNTIME_MESSAGES.noElements() });
-  for (const h of handlers(program)) {
+  for (const h of handlerDecls(program)) {
     if (!find(page, h.on)) return void page.errors.push({ phase: 'render', message: RUNTIME_MESSAGES.handlerOnMissing(h.on) });
     const list = page.handlers.get(h.on) ?? [];
     list.push(h.effect);

@@ -65,10 +65,10 @@ export const MAX_PROGRAM_CHARS = 512;
 /** The most elements a program may declare (a render limit the simulator and the browser share). */
 export const MAX_ELEMENTS = 16;
 
-export function elements(program: Program): ElementDecl[] {
+export function elementDecls(program: Program): ElementDecl[] {
   return program.statements.filter((s): s is ElementDecl => s.type === 'element');
 }
 
-export function handlers(program: Program): HandlerDecl[] {
+export function handlerDecls(program: Program): HandlerDecl[] {
   return program.statements.filter((s): s is HandlerDecl => s.type === 'handler');
 }
