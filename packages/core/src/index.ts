@@ -198,7 +198,19 @@ export {
   toolCallOf,
   traceOf,
 } from './envs/trace-view.ts';
+export { type AgreementOptions, type JudgeAgreement, judgeAgreement } from './envs/ui-dsl/judge-agreement.ts';
+export { casePlans, exhaustivePlan, JUDGE_CASES, type JudgeCase } from './envs/ui-dsl/judge-cases.ts';
+export {
+  InteractiveJudgeVerifier,
+  judgeInteractively,
+  judgeStatically,
+  judgeStochastically,
+  StaticJudgeVerifier,
+  specOfInfo,
+  type UiJudgement,
+} from './envs/ui-dsl/judges.ts';
 export { formatSyntaxError, parseProgram } from './envs/ui-dsl/parse.ts';
+export { expectedKinds, expectedText, planFor } from './envs/ui-dsl/planner.ts';
 export {
   type Action,
   type ActionPlan,
@@ -244,6 +256,7 @@ export {
   type Program,
   type Statement,
 } from './envs/ui-dsl/syntax.ts';
+export { SUCCESS_CRITERIA, type UiCriterion, uiRubric } from './envs/ui-dsl/ui-rubric.ts';
 export { AnswerVerifier, type Trajectory, type Verification, type Verifier } from './envs/verifier.ts';
 export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';
 export {
@@ -484,3 +497,18 @@ export { TrainerState, type TrainerStatePart } from './train/trainer-state.ts';
 export { type Minibatch, type StepMetrics, type StepOptions, UpdateSteps } from './train/update-steps.ts';
 export { minibatchBounds, type RolloutSelection, type SelectionOptions, selectTrainable } from './train/valid-rollouts.ts';
 export { closestMatch, didYouMean, editDistance } from './util/suggest.ts';
+export { kendallTau } from './verification/kendall.ts';
+export {
+  type Criterion,
+  checkRubric,
+  DEFAULT_CATEGORY_WEIGHTS,
+  type Judging,
+  QWEN_CATEGORY_PERCENT,
+  RUBRIC_CATEGORIES,
+  type Rubric,
+  type RubricCategory,
+  rubricScore,
+  WEIGHT_SUM_TOLERANCE,
+  weightByCategory,
+} from './verification/rubric.ts';
+export { type KeywordCriterion, keywordChoice, keywordHits, sampledStaticJudging, staticJudging } from './verification/static-judge.ts';
