@@ -198,6 +198,7 @@ export {
   toolCallOf,
   traceOf,
 } from './envs/trace-view.ts';
+export { UI_DSL_JUDGES, UiDslEnv, type UiDslEnvOptions, type UiDslJudge } from './envs/ui-dsl/env.ts';
 export { type AgreementOptions, type JudgeAgreement, judgeAgreement } from './envs/ui-dsl/judge-agreement.ts';
 export { casePlans, exhaustivePlan, JUDGE_CASES, type JudgeCase } from './envs/ui-dsl/judge-cases.ts';
 export {
@@ -230,6 +231,7 @@ export {
 export { SimulatorRenderServer, simulate } from './envs/ui-dsl/simulator.ts';
 export {
   distinctUiSpecs,
+  everyUiSpec,
   honestProgram,
   specCount,
   specKey,
@@ -241,6 +243,7 @@ export {
   uiSpec,
 } from './envs/ui-dsl/spec.ts';
 export {
+  type DslParseResult,
   type DslSyntaxError,
   type Effect,
   ELEMENT_LETTERS,
@@ -252,10 +255,10 @@ export {
   ID_PATTERN,
   MAX_ELEMENTS,
   MAX_PROGRAM_CHARS,
-  type ParseResult,
   type Program,
   type Statement,
 } from './envs/ui-dsl/syntax.ts';
+export { UI_DSL_PROGRAM_BUDGET, UI_DSL_VOCABULARY, type UiDslConfig, uiDslChecks, uiDslLimits, uiDslSftExample, uiDslTask } from './envs/ui-dsl/task.ts';
 export { SUCCESS_CRITERIA, type UiCriterion, uiRubric } from './envs/ui-dsl/ui-rubric.ts';
 export { AnswerVerifier, type Trajectory, type Verification, type Verifier } from './envs/verifier.ts';
 export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';

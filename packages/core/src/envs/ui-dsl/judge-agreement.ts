@@ -8,7 +8,7 @@
 import { kendallTau } from '../../verification/kendall.ts';
 import { mixSeed } from '../seeds.ts';
 import type { JudgeCase } from './judge-cases.ts';
-import { judgeInteractively, judgeStatically, judgeStochastically } from './judges.ts';
+import { judgeInteractively, judgeStatically, judgeStochastically, type UiJudgement } from './judges.ts';
 import type { RenderServer } from './render.ts';
 
 export interface JudgeAgreement {
@@ -34,7 +34,7 @@ export interface AgreementOptions {
 }
 
 export async function judgeAgreement(cases: readonly JudgeCase[], server: RenderServer, options: AgreementOptions): Promise<JudgeAgreement> {
-  const interactive = [];
+  const interactive: UiJudgement[] = [];
   for (const c of cases) interactive.push(await judgeInteractively(c.spec, c.program, server));
   const statics = cases.map((c) => judgeStatically(c.spec, c.program));
   const sampled = options.judgingSeeds.map((seed) =>

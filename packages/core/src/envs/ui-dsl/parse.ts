@@ -4,7 +4,7 @@
 // syntax only; which ids exist is the render servers' business (an unknown id is a runtime error,
 // as it would be in the page), so the parser and both servers never disagree on what is valid.
 
-import { type DslSyntaxError, type Effect, ELEMENT_LETTERS, ID_PATTERN, MAX_PROGRAM_CHARS, type ParseResult, type Statement } from './syntax.ts';
+import { type DslParseResult, type DslSyntaxError, type Effect, ELEMENT_LETTERS, ID_PATTERN, MAX_PROGRAM_CHARS, type Statement } from './syntax.ts';
 
 class ParseFailure extends Error {
   constructor(
@@ -24,7 +24,7 @@ export function formatSyntaxError(error: DslSyntaxError): string {
   return `at ${error.position}: ${error.message}`;
 }
 
-export function parseProgram(source: string): ParseResult {
+export function parseProgram(source: string): DslParseResult {
   if (source.length > MAX_PROGRAM_CHARS)
     return { ok: false, error: { position: MAX_PROGRAM_CHARS, message: `the program is longer than ${MAX_PROGRAM_CHARS} characters.` } };
   try {

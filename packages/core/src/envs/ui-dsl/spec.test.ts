@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simulate } from './simulator.ts';
-import { distinctUiSpecs, honestProgram, specCount, specKey, specPrompt, UI_SPEC_KINDS, uiSpec } from './spec.ts';
+import { distinctUiSpecs, everyUiSpec, honestProgram, specCount, specKey, specPrompt, UI_SPEC_KINDS, uiSpec } from './spec.ts';
 
 describe('UI-DSL specs', () => {
   const train = Array.from({ length: 400 }, (_, i) => uiSpec(i * 7919 + 1, 'train'));
@@ -27,6 +27,17 @@ describe('UI-DSL specs', () => {
     for (const s of [...train, ...ood]) {
       const trace = simulate(honestProgram(s), []);
       expect(trace.rendered, specPrompt(s)).toBe(true);
+    }
+  });
+
+  it('enumerate every prompt a range can draw', () => {
+    for (const [range, drawn] of [
+      ['train', train],
+      ['ood', ood],
+    ] as const) {
+      const all = new Set(everyUiSpec(range).map(specKey));
+      expect(all.size).toBe(specCount(range));
+      for (const s of drawn) expect(all.has(specKey(s)), specPrompt(s)).toBe(true);
     }
   });
 

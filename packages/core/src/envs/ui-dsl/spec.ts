@@ -94,11 +94,27 @@ export function honestProgram(spec: UiSpec): string {
   return `I n;L o"${spec.message}";n>o=n`;
 }
 
+/**
+ * One spec per distinct prompt of a range (the judge's hidden fill word and clicks left at their
+ * simplest): what the task's size checks and its longest prompt and program are computed from.
+ */
+export function everyUiSpec(range: UiSpecRange): UiSpec[] {
+  const words = range === 'train' ? TRAIN_WORDS : OOD_WORDS;
+  const starts = range === 'train' ? [...Array(10).keys()] : Array.from({ length: 90 }, (_, i) => 10 + i);
+  const base = { button: '', message: '', start: 0, fill: '', clicks: 1 };
+  const specs: UiSpec[] = [];
+  for (const button of words) {
+    for (const message of words) if (message !== button) specs.push({ ...base, kind: 'set', button, message });
+    specs.push({ ...base, kind: 'copy', button });
+    for (const start of starts) specs.push({ ...base, kind: 'count', button, start });
+    specs.push({ ...base, kind: 'echo', message: button });
+  }
+  return specs;
+}
+
 /** How many distinct prompts a range has (the held-out set may take at most half of training's). */
 export function specCount(range: UiSpecRange): number {
-  const words = range === 'train' ? TRAIN_WORDS.length : OOD_WORDS.length;
-  const starts = range === 'train' ? 10 : 90;
-  return words * (words - 1) + words + words * starts + words;
+  return everyUiSpec(range).length;
 }
 
 /** `count` distinct specs from seeds seedOf(0), seedOf(1), …, skipping repeats. */

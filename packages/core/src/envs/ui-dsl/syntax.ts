@@ -56,7 +56,7 @@ export interface DslSyntaxError {
   message: string;
 }
 
-export type ParseResult = { ok: true; program: Program } | { ok: false; error: DslSyntaxError };
+export type DslParseResult = { ok: true; program: Program } | { ok: false; error: DslSyntaxError };
 
 /** Ids are short lowercase names, so a selector `#id` and a JavaScript string never need escaping. */
 export const ID_PATTERN = /^[a-z][a-z0-9]{0,7}$/;
