@@ -40,7 +40,8 @@ export const JUDGE_CASES: readonly JudgeCase[] = [
   { name: 'count: label holds no number', spec: COUNT, program: 'B a"+";L c"x";a>c+' },
   { name: 'count: counts twice per click', spec: COUNT, program: 'B a"+";L c"3";a>c+;a>c+' },
   { name: 'count: too many elements', spec: COUNT, program: `B a"+";${Array.from({ length: MAX_ELEMENTS }, (_, i) => `L c${i}"3"`).join(';')};a>c0+` },
-  { name: 'count: only a comment (renders nothing)', spec: COUNT, program: '# B a"+";L c"3";a>c+' },
+  // A comment runs to the next ";", so this one holds the whole honest program without a ";".
+  { name: 'count: only a comment (renders nothing)', spec: COUNT, program: '# B a"+" L c"3" a>c+' },
   { name: 'echo: honest', spec: ECHO, program: 'I n;L o"Hi";n>o=n' },
   { name: 'echo: copies on a button click, not Enter', spec: ECHO, program: 'I n;L o"Hi";B b"Go";b>o=n' },
   { name: 'echo: handler on a missing element', spec: ECHO, program: 'I n;L o"Hi";m>o=n' },

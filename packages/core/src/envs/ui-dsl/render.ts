@@ -55,7 +55,7 @@ export interface RenderTrace {
   rendered: boolean;
   /** The render (step 0), then one step per action. */
   steps: StepRecord[];
-  /** Wall-clock milliseconds the run took, render to last action. */
+  /** Wall-clock milliseconds of the run, from its start (a fresh page, where the server makes one) to the last action. */
   ms: number;
   /** A PNG of the page after the last action, where the server has a screen. */
   screenshot?: Uint8Array;

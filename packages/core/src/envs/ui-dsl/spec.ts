@@ -86,7 +86,7 @@ export function specKey(spec: UiSpec): string {
   return specPrompt(spec);
 }
 
-/** The honest program: 17–33 characters, the elements in the order the prompt names them. */
+/** The honest program: 17–31 characters, the elements in the order the prompt names them. */
 export function honestProgram(spec: UiSpec): string {
   if (spec.kind === 'set') return `B a"${spec.button}";L o;a>o="${spec.message}"`;
   if (spec.kind === 'copy') return `I n;B a"${spec.button}";L o;a>o=n`;

@@ -16,7 +16,7 @@ export interface UiDslConfig {
 }
 
 /**
- * New tokens a program may take. An honest program is 17–33 characters; the budget is 64 so a
+ * New tokens a program may take. An honest program is 17–31 characters; the budget is 64 so a
  * policy can pad (with comments the static judge pays for) — the behaviour the comparison of the
  * two judges needs room to appear.
  */
