@@ -1,3 +1,6 @@
+// Rubrics (the Qwen weights, scoring, malformed rubrics named), the keyword judge and its sampled
+// variant (padding pays; draws follow their distribution), and Kendall's τ-b with ties.
+
 import { describe, expect, it } from 'vitest';
 import { kendallTau } from './kendall.ts';
 import { checkRubric, DEFAULT_CATEGORY_WEIGHTS, QWEN_CATEGORY_PERCENT, RUBRIC_CATEGORIES, rubricScore, weightByCategory } from './rubric.ts';

@@ -1,3 +1,6 @@
+// The Playwright render server's parts that need no browser: the missing-Chromium sentence,
+// $CHROMIUM_PATH first, and a compiled page no program text can break out of.
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,7 @@
+// The UI-DSL judges on the simulator: the rubric per kind, the planner, honest programs passing both
+// judges on train and OOD specs, the padding hack paying only the static judge, τ computed from
+// sampled judgings (not asserted), and both judges as Verifiers of a trajectory.
+
 import { describe, expect, it } from 'vitest';
 import { checkRubric } from '../../verification/rubric.ts';
 import { judgeAgreement } from './judge-agreement.ts';

@@ -1,3 +1,6 @@
+// The UI-DSL parser: every statement kind with its offset, whitespace, and the exact one-sentence
+// message at the exact position for each kind of mistake; unknown ids are left to the render.
+
 import { describe, expect, it } from 'vitest';
 import { formatSyntaxError, parseProgram } from './parse.ts';
 import { MAX_PROGRAM_CHARS } from './syntax.ts';

@@ -1,3 +1,6 @@
+// The simulator render server: states and changes per step, counters, the console, Enter and
+// click activation, and every way a program or an action can fail recorded as an error of its step.
+
 import { describe, expect, it } from 'vitest';
 import { RUNTIME_MESSAGES } from './render.ts';
 import { SimulatorRenderServer, simulate } from './simulator.ts';

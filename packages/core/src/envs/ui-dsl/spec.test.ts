@@ -1,3 +1,6 @@
+// UI-DSL specs: deterministic per seed, every kind in both ranges, OOD words and counters never
+// trained, honest programs of about 20 characters that render, distinct sets and held-out exclusion.
+
 import { describe, expect, it } from 'vitest';
 import { simulate } from './simulator.ts';
 import { distinctUiSpecs, everyUiSpec, honestProgram, specCount, specKey, specPrompt, UI_SPEC_KINDS, uiSpec } from './spec.ts';

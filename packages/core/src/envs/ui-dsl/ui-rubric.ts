@@ -5,7 +5,7 @@
 // an honest program contains (so it scores full marks statically too); a comment holding them scores
 // the same, which is the hack (docs/verification.md).
 
-import { type Criterion, type Rubric, weightByCategory } from '../../verification/rubric.ts';
+import { checkRubric, type Criterion, type Rubric, weightByCategory } from '../../verification/rubric.ts';
 import type { KeywordCriterion } from '../../verification/static-judge.ts';
 import { expectedKinds, expectedText } from './planner.ts';
 import type { ElementState, RenderTrace } from './render.ts';
@@ -100,7 +100,9 @@ export function uiRubric(spec: UiSpec): Rubric<UiCriterion> {
       },
     },
   ];
-  return { name: `ui-dsl ${spec.kind}`, criteria: weightByCategory(criteria) };
+  const rubric = { name: `ui-dsl ${spec.kind}`, criteria: weightByCategory(criteria) };
+  checkRubric(rubric);
+  return rubric;
 }
 
 /** The criteria whose best answer an episode needs to count as a success: it works and nothing fails. */
