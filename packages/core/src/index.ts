@@ -198,6 +198,68 @@ export {
   toolCallOf,
   traceOf,
 } from './envs/trace-view.ts';
+export { UI_DSL_JUDGES, UiDslEnv, type UiDslEnvOptions, type UiDslJudge } from './envs/ui-dsl/env.ts';
+export { type AgreementOptions, type JudgeAgreement, judgeAgreement } from './envs/ui-dsl/judge-agreement.ts';
+export { casePlans, exhaustivePlan, JUDGE_CASES, type JudgeCase } from './envs/ui-dsl/judge-cases.ts';
+export {
+  InteractiveJudgeVerifier,
+  judgeInteractively,
+  judgeStatically,
+  judgeStochastically,
+  StaticJudgeVerifier,
+  specOfInfo,
+  type UiJudgement,
+} from './envs/ui-dsl/judges.ts';
+export { formatSyntaxError, parseProgram } from './envs/ui-dsl/parse.ts';
+export { expectedKinds, expectedText, planFor } from './envs/ui-dsl/planner.ts';
+export {
+  type Action,
+  type ActionPlan,
+  COUNTER_PATTERN,
+  describeAction,
+  type ElementState,
+  type ErrorPhase,
+  planActions,
+  type RecordedError,
+  type RenderServer,
+  type RenderTrace,
+  RUNTIME_MESSAGES,
+  type StateChange,
+  type StepRecord,
+  stateChanges,
+} from './envs/ui-dsl/render.ts';
+export { SimulatorRenderServer, simulate } from './envs/ui-dsl/simulator.ts';
+export {
+  distinctUiSpecs,
+  everyUiSpec,
+  honestProgram,
+  specCount,
+  specKey,
+  specPrompt,
+  UI_SPEC_KINDS,
+  type UiSpec,
+  type UiSpecKind,
+  type UiSpecRange,
+  uiSpec,
+} from './envs/ui-dsl/spec.ts';
+export {
+  type DslParseResult,
+  type DslSyntaxError,
+  type Effect,
+  ELEMENT_LETTERS,
+  type ElementDecl,
+  type ElementKind,
+  elementDecls,
+  type HandlerDecl,
+  handlerDecls,
+  ID_PATTERN,
+  MAX_ELEMENTS,
+  MAX_PROGRAM_CHARS,
+  type Program,
+  type Statement,
+} from './envs/ui-dsl/syntax.ts';
+export { UI_DSL_PROGRAM_BUDGET, UI_DSL_VOCABULARY, type UiDslConfig, uiDslChecks, uiDslLimits, uiDslSftExample, uiDslTask } from './envs/ui-dsl/task.ts';
+export { SUCCESS_CRITERIA, type UiCriterion, uiRubric } from './envs/ui-dsl/ui-rubric.ts';
 export { AnswerVerifier, type Trajectory, type Verification, type Verifier } from './envs/verifier.ts';
 export { ECHO_CHARS, echo, InputError, type InputErrorKind, isInputError, jsonDepthExceeds, showValue } from './errors.ts';
 export {
@@ -438,3 +500,18 @@ export { TrainerState, type TrainerStatePart } from './train/trainer-state.ts';
 export { type Minibatch, type StepMetrics, type StepOptions, UpdateSteps } from './train/update-steps.ts';
 export { minibatchBounds, type RolloutSelection, type SelectionOptions, selectTrainable } from './train/valid-rollouts.ts';
 export { closestMatch, didYouMean, editDistance } from './util/suggest.ts';
+export { kendallTau } from './verification/kendall.ts';
+export {
+  type Criterion,
+  checkRubric,
+  DEFAULT_CATEGORY_WEIGHTS,
+  type Judging,
+  QWEN_CATEGORY_PERCENT,
+  RUBRIC_CATEGORIES,
+  type Rubric,
+  type RubricCategory,
+  rubricScore,
+  WEIGHT_SUM_TOLERANCE,
+  weightByCategory,
+} from './verification/rubric.ts';
+export { type KeywordCriterion, keywordChoice, keywordHits, sampledStaticJudging, staticJudging } from './verification/static-judge.ts';

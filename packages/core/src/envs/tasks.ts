@@ -7,7 +7,8 @@
 // sets are the two skills' own sets side by side, so per-skill success compares with either expert;
 // hidden-test-fs (hidden-test-fs/), the first agent environment: a multi-turn tool-using task
 // in the sandbox, with no arithmetic skill tags; and long-stream (long-stream/), a stream of digits
-// read one tool call at a time, long enough to need compaction (compaction.ts).
+// read one tool call at a time, long enough to need compaction (compaction.ts); and ui-dsl
+// (ui-dsl/), a one-shot UI program scored by a static or an interactive judge.
 
 import {
   ADDITION_VOCABULARY,
@@ -33,6 +34,7 @@ import {
   subtractionProblemCount,
   subtractionSftExample,
 } from './subtraction.ts';
+import { UI_DSL_VOCABULARY, type UiDslConfig, uiDslChecks, uiDslLimits, uiDslTask } from './ui-dsl/task.ts';
 
 export interface AdditionTaskConfig {
   minDigits: number;
@@ -41,7 +43,7 @@ export interface AdditionTaskConfig {
   oodMaxDigits: number;
 }
 
-export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs', 'long-stream'] as const;
+export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs', 'long-stream', 'ui-dsl'] as const;
 export type TaskEnv = (typeof TASK_ENVS)[number];
 
 export interface TaskConfig {
@@ -55,12 +57,20 @@ export interface TaskConfig {
   hiddenTestFs?: HiddenTestFsConfig;
   /** Needed when env is 'long-stream'. */
   longStream?: LongStreamConfig;
+  /** Needed when env is 'ui-dsl'. */
+  uiDsl?: UiDslConfig;
 }
 
 /** The long-stream section of a task config, which that env needs. */
 function longStreamConfig(task: TaskConfig): LongStreamConfig {
   if (!task.longStream) throw new RangeError('task.longStream: missing, but task.env is "long-stream"');
   return task.longStream;
+}
+
+/** The ui-dsl section of a task config, which that env needs. */
+function uiDslConfig(task: TaskConfig): UiDslConfig {
+  if (!task.uiDsl) throw new RangeError('task.uiDsl: missing, but task.env is "ui-dsl"');
+  return task.uiDsl;
 }
 
 /** The hidden-test-fs section of a task config, which that env needs. */
@@ -130,13 +140,14 @@ function oodRange(c: AdditionTaskConfig): DigitRange {
 
 /** The arithmetic skills a task config trains on (none for hidden-test-fs and long-stream). */
 export function taskSkills(task: Pick<TaskConfig, 'env'>): readonly SkillTag[] {
-  if (task.env === 'hidden-test-fs' || task.env === 'long-stream') return [];
+  if (task.env === 'hidden-test-fs' || task.env === 'long-stream' || task.env === 'ui-dsl') return [];
   return task.env === 'mix' ? SKILL_TAGS : [task.env];
 }
 
 export function taskLimits(task: TaskConfig): TaskLimits {
   if (task.env === 'hidden-test-fs') return hiddenTestFsLimits(hiddenTestFsConfig(task));
   if (task.env === 'long-stream') return longStreamLimits();
+  if (task.env === 'ui-dsl') return uiDslLimits();
   let maxPromptChars = 0;
   let maxResponseChars = 0;
   for (const skill of taskSkills(task)) {
@@ -155,6 +166,7 @@ const PROBLEM_COUNT: Record<SkillTag, (range: DigitRange) => number> = { additio
 export function taskChecks(task: TaskConfig, sizes: EvalSizes): TaskIssue[] {
   if (task.env === 'hidden-test-fs') return hiddenTestFsChecks(hiddenTestFsConfig(task), sizes);
   if (task.env === 'long-stream') return longStreamChecks(longStreamConfig(task), sizes);
+  if (task.env === 'ui-dsl') return uiDslChecks(sizes);
   const issues: TaskIssue[] = [];
   for (const skill of taskSkills(task)) {
     const c = skillConfig(task, skill);
@@ -195,6 +207,7 @@ export function sampleSkill(sample: Pick<Sample, 'meta'>, task: Pick<Task, 'tags
 export function taskVocabulary(task: Pick<TaskConfig, 'env'>): Vocabulary {
   if (task.env === 'hidden-test-fs') return HIDDEN_TEST_FS_VOCABULARY;
   if (task.env === 'long-stream') return LONG_STREAM_VOCABULARY;
+  if (task.env === 'ui-dsl') return UI_DSL_VOCABULARY;
   return task.env === 'addition' ? ADDITION_VOCABULARY : ARITHMETIC_VOCABULARY;
 }
 
@@ -205,6 +218,7 @@ export function createTask(task: TaskConfig, sizes: EvalSizes): Task {
   if (task.env === 'addition') return additionTask(task, sizes);
   if (task.env === 'hidden-test-fs') return hiddenTestFsTask(hiddenTestFsConfig(task), sizes);
   if (task.env === 'long-stream') return longStreamTask(longStreamConfig(task), sizes);
+  if (task.env === 'ui-dsl') return uiDslTask(uiDslConfig(task), sizes);
   const subtraction = subtractionSkill(skillConfig(task, 'subtraction'), sizes);
   if (task.env === 'subtraction')
     return {

@@ -13,6 +13,7 @@ import { KL_ESTIMATORS, LOSS_AGGREGATIONS } from '@horizon/kernels';
 import { z } from 'zod';
 import { SUMMARISERS } from '../envs/compaction.ts';
 import { TASK_ENVS } from '../envs/tasks.ts';
+import { UI_DSL_JUDGES } from '../envs/ui-dsl/env.ts';
 import { MONITOR_MODES } from '../monitor/monitor.ts';
 
 const int = (doc: string, value: number, min: number, max: number) => z.number().int().min(min).max(max).default(value).describe(doc);
@@ -48,7 +49,7 @@ export const RecipeSchema = z
     seed: int('run seed: initialisation, sampling, training episodes', 1, 0, 0xffffffff),
     task: section('what the policy learns', {
       env: choice(
-        'environment: addition, subtraction, mix (each prompt drawn from one of the two, tagged with it), hidden-test-fs (a multi-turn shell task with hidden tests), or long-stream (digits read one tool call at a time, answer their sum mod 10; needs compaction)',
+        'environment: addition, subtraction, mix (each prompt drawn from one of the two, tagged with it), hidden-test-fs (a multi-turn shell task with hidden tests), long-stream (digits read one tool call at a time, answer their sum mod 10; needs compaction), or ui-dsl (write a tiny UI program from a spec, scored by a judge)',
         TASK_ENVS,
         'addition',
       ),
@@ -90,6 +91,13 @@ export const RecipeSchema = z
         maxChunks: int('most digits in a training stream', 12, 1, 1000),
         oodMinChunks: int('fewest digits in an out-of-distribution stream (longer than training)', 16, 1, 1000),
         oodMaxChunks: int('most digits in an out-of-distribution stream', 24, 1, 1000),
+      }),
+      uiDsl: section('ui-dsl: a one-line spec → a UI-DSL program (buttons, inputs, labels, handlers), then <eos> (task.env = ui-dsl)', {
+        judge: choice(
+          'the verifier: interactive (render the program, click through the spec, answer the rubric from what happened) or static (count rubric keywords in the program text; padding pays)',
+          UI_DSL_JUDGES,
+          'interactive',
+        ),
       }),
     }),
     model: section('policy and critic transformers (GPT-2 style)', {
