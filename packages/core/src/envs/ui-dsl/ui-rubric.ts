@@ -5,7 +5,7 @@
 // an honest program contains (so it scores full marks statically too); a comment holding them scores
 // the same, which is the hack (docs/verification.md).
 
-import { checkRubric, type Criterion, type Rubric, weightByCategory } from '../../verification/rubric.ts';
+import { type Criterion, checkRubric, type Rubric, weightByCategory } from '../../verification/rubric.ts';
 import type { KeywordCriterion } from '../../verification/static-judge.ts';
 import { expectedKinds, expectedText } from './planner.ts';
 import type { ElementState, RenderTrace } from './render.ts';
