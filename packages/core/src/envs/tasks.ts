@@ -2,12 +2,13 @@
 // and `eval` sections: fresh environments per split, the seed of every training episode, the fixed
 // evaluation seeds, SFT examples by index, and size limits for the context checks. Adding an
 // environment = one more `case` in createTask and taskChecks.
-// Five tasks today: addition, subtraction (subtraction.ts) and their mix (mixed.ts), which draws
+// Six tasks today: addition, subtraction (subtraction.ts) and their mix (mixed.ts), which draws
 // each prompt from one of the two skills and tags its sample with it; the mix's held-out and OOD
 // sets are the two skills' own sets side by side, so per-skill success compares with either expert;
 // hidden-test-fs (hidden-test-fs/), the first agent environment: a multi-turn tool-using task
 // in the sandbox, with no arithmetic skill tags; and long-stream (long-stream/), a stream of digits
-// read one tool call at a time, long enough to need compaction (compaction.ts).
+// read one tool call at a time, long enough to need compaction (compaction.ts); and dialog-feedback
+// (dialog-feedback/), sums asked in rounds by a scripted user whose implicit feedback labels spans.
 
 import {
   ADDITION_VOCABULARY,
@@ -19,6 +20,8 @@ import {
   type DigitRange,
   distinctAdditionProblems,
 } from './addition.ts';
+import { DIALOG_VOCABULARY } from './dialog-feedback/env.ts';
+import { type DialogFeedbackTaskConfig, dialogFeedbackChecks, dialogFeedbackLimits, dialogFeedbackTask } from './dialog-feedback/task.ts';
 import type { Environment, SftExample, Vocabulary } from './environment.ts';
 import { HIDDEN_TEST_FS_VOCABULARY, type HiddenTestFsConfig, hiddenTestFsChecks, hiddenTestFsLimits, hiddenTestFsTask } from './hidden-test-fs/task.ts';
 import { LONG_STREAM_VOCABULARY, type LongStreamConfig, longStreamChecks, longStreamLimits, longStreamTask } from './long-stream/task.ts';
@@ -41,7 +44,7 @@ export interface AdditionTaskConfig {
   oodMaxDigits: number;
 }
 
-export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs', 'long-stream'] as const;
+export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs', 'long-stream', 'dialog-feedback'] as const;
 export type TaskEnv = (typeof TASK_ENVS)[number];
 
 export interface TaskConfig {
@@ -55,6 +58,14 @@ export interface TaskConfig {
   hiddenTestFs?: HiddenTestFsConfig;
   /** Needed when env is 'long-stream'. */
   longStream?: LongStreamConfig;
+  /** Needed when env is 'dialog-feedback'. */
+  dialogFeedback?: DialogFeedbackTaskConfig;
+}
+
+/** The dialog-feedback section of a task config, which that env needs. */
+function dialogFeedbackConfig(task: TaskConfig): DialogFeedbackTaskConfig {
+  if (!task.dialogFeedback) throw new RangeError('task.dialogFeedback: missing, but task.env is "dialog-feedback"');
+  return task.dialogFeedback;
 }
 
 /** The long-stream section of a task config, which that env needs. */
@@ -130,13 +141,14 @@ function oodRange(c: AdditionTaskConfig): DigitRange {
 
 /** The arithmetic skills a task config trains on (none for hidden-test-fs and long-stream). */
 export function taskSkills(task: Pick<TaskConfig, 'env'>): readonly SkillTag[] {
-  if (task.env === 'hidden-test-fs' || task.env === 'long-stream') return [];
+  if (task.env === 'hidden-test-fs' || task.env === 'long-stream' || task.env === 'dialog-feedback') return [];
   return task.env === 'mix' ? SKILL_TAGS : [task.env];
 }
 
 export function taskLimits(task: TaskConfig): TaskLimits {
   if (task.env === 'hidden-test-fs') return hiddenTestFsLimits(hiddenTestFsConfig(task));
   if (task.env === 'long-stream') return longStreamLimits();
+  if (task.env === 'dialog-feedback') return dialogFeedbackLimits(dialogFeedbackConfig(task));
   let maxPromptChars = 0;
   let maxResponseChars = 0;
   for (const skill of taskSkills(task)) {
@@ -155,6 +167,7 @@ const PROBLEM_COUNT: Record<SkillTag, (range: DigitRange) => number> = { additio
 export function taskChecks(task: TaskConfig, sizes: EvalSizes): TaskIssue[] {
   if (task.env === 'hidden-test-fs') return hiddenTestFsChecks(hiddenTestFsConfig(task), sizes);
   if (task.env === 'long-stream') return longStreamChecks(longStreamConfig(task), sizes);
+  if (task.env === 'dialog-feedback') return dialogFeedbackChecks(dialogFeedbackConfig(task), sizes);
   const issues: TaskIssue[] = [];
   for (const skill of taskSkills(task)) {
     const c = skillConfig(task, skill);
@@ -195,6 +208,7 @@ export function sampleSkill(sample: Pick<Sample, 'meta'>, task: Pick<Task, 'tags
 export function taskVocabulary(task: Pick<TaskConfig, 'env'>): Vocabulary {
   if (task.env === 'hidden-test-fs') return HIDDEN_TEST_FS_VOCABULARY;
   if (task.env === 'long-stream') return LONG_STREAM_VOCABULARY;
+  if (task.env === 'dialog-feedback') return DIALOG_VOCABULARY;
   return task.env === 'addition' ? ADDITION_VOCABULARY : ARITHMETIC_VOCABULARY;
 }
 
@@ -205,6 +219,7 @@ export function createTask(task: TaskConfig, sizes: EvalSizes): Task {
   if (task.env === 'addition') return additionTask(task, sizes);
   if (task.env === 'hidden-test-fs') return hiddenTestFsTask(hiddenTestFsConfig(task), sizes);
   if (task.env === 'long-stream') return longStreamTask(longStreamConfig(task), sizes);
+  if (task.env === 'dialog-feedback') return dialogFeedbackTask(dialogFeedbackConfig(task), sizes);
   const subtraction = subtractionSkill(skillConfig(task, 'subtraction'), sizes);
   if (task.env === 'subtraction')
     return {

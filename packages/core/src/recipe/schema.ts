@@ -48,7 +48,7 @@ export const RecipeSchema = z
     seed: int('run seed: initialisation, sampling, training episodes', 1, 0, 0xffffffff),
     task: section('what the policy learns', {
       env: choice(
-        'environment: addition, subtraction, mix (each prompt drawn from one of the two, tagged with it), hidden-test-fs (a multi-turn shell task with hidden tests), or long-stream (digits read one tool call at a time, answer their sum mod 10; needs compaction)',
+        'environment: addition, subtraction, mix (each prompt drawn from one of the two, tagged with it), hidden-test-fs (a multi-turn shell task with hidden tests), long-stream (digits read one tool call at a time, answer their sum mod 10; needs compaction), or dialog-feedback (sums in rounds, a scripted user’s implicit feedback)',
         TASK_ENVS,
         'addition',
       ),
@@ -91,6 +91,20 @@ export const RecipeSchema = z
         oodMinChunks: int('fewest digits in an out-of-distribution stream (longer than training)', 16, 1, 1000),
         oodMaxChunks: int('most digits in an out-of-distribution stream', 24, 1, 1000),
       }),
+      dialogFeedback: section(
+        'dialog-feedback: sums asked in rounds by a scripted user whose implicit feedback labels each answer (task.env = dialog-feedback)',
+        {
+          rounds: int('requests per dialogue', 3, 1, 99),
+          maxRetries: int('times a rejected request is asked again before the user moves on', 1, 0, 99),
+          maxOperand: int('largest training operand (operands are 0 … this)', 9, 1, 99),
+          oodMaxOperand: int('largest out-of-distribution operand (larger than training)', 19, 2, 99),
+          // Defaults: fitFeedbackRates at the per-turn accuracy 0.353 measured on the tiny SFT policy of
+          // algorithms/span-offline.test.ts, which gives the source's 76.6/20.0/3.5% mix there.
+          positiveIfRight: real('P(thanks | the user sees the answer as right)', 0.0799, 0, 1),
+          negativeIfWrong: real('P(rejection | the user sees the answer as wrong)', 0.356, 0, 1),
+          flip: real('P(the user sees a right answer as wrong, or a wrong one as right)', 0.2896, 0, 1),
+        },
+      ),
     }),
     model: section('policy and critic transformers (GPT-2 style)', {
       contextLength: int('tokens of context (prompt + response) for policy and critic', 32, 4, 4096),
