@@ -13,7 +13,7 @@
 // One step = one command encoder (forward, log-probs, the method's dL/dℓ, classifier backward, model
 // backward, grad-norm, AdamW) and one readback. The reference log-probs are the frozen SFT policy's,
 // scored once for the whole log. Leaves out: the source's online rounds (new logs from the updated
-// policy), and KTO's mismatched-pair reference point (a decision with its reasons in kto.md §5).
+// policy), and KTO's mismatched-pair reference point (a decision with its reasons in docs/algorithms/kto.md §5).
 //
 // Shape legend:  B rows · T positions · N = B·T · V vocab · S spans
 
@@ -30,7 +30,7 @@ export type OfflineSpanMethod =
   /** SFT on every assistant token of the log. */
   | { kind: 'sft' };
 
-/** The source's settings: β = 0.01 (stronger was unstable, weaker too weak), λ_l = 1; α, undisclosed, is ours (kto.md §5). */
+/** The source's settings: β = 0.01 (stronger was unstable, weaker too weak), λ_l = 1; α, undisclosed, is ours (docs/algorithms/kto.md §5). */
 export const SOURCE_SPAN_KTO: OfflineSpanMethod = { kind: 'span-kto', beta: 0.01, lambdaW: 1, lambdaL: 1, alpha: 0.9 };
 
 export interface OfflineStepResult {

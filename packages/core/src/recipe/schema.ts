@@ -94,7 +94,7 @@ export const RecipeSchema = z
       dialogFeedback: section(
         'dialog-feedback: sums asked in rounds by a scripted user whose implicit feedback labels each answer (task.env = dialog-feedback)',
         {
-          rounds: int('requests per dialogue', 3, 1, 99),
+          rounds: int('requests per dialogue', 2, 1, 99),
           maxRetries: int('times a rejected request is asked again before the user moves on', 1, 0, 99),
           maxOperand: int('largest training operand (operands are 0 … this)', 9, 1, 99),
           oodMaxOperand: int('largest out-of-distribution operand (larger than training)', 19, 2, 99),

@@ -16,7 +16,7 @@ const recipe = (...sets: string[]) => resolveRecipe({ sets: ['task.env=dialog-fe
 describe('dialog-feedback task', () => {
   it('resolves with its defaults and builds SFT examples that fit its declared longest dialogue', () => {
     const r = recipe();
-    expect(r.task.dialogFeedback).toMatchObject({ rounds: 3, maxRetries: 1, maxOperand: 9, oodMaxOperand: 19 });
+    expect(r.task.dialogFeedback).toMatchObject({ rounds: 2, maxRetries: 1, maxOperand: 9, oodMaxOperand: 19 });
     const task = createTask(r.task, r.eval);
     const config = r.task.dialogFeedback;
     if (!config) throw new Error('no dialogFeedback section');
