@@ -167,7 +167,7 @@ const PROBLEM_COUNT: Record<SkillTag, (range: DigitRange) => number> = { additio
 export function taskChecks(task: TaskConfig, sizes: EvalSizes): TaskIssue[] {
   if (task.env === 'hidden-test-fs') return hiddenTestFsChecks(hiddenTestFsConfig(task), sizes);
   if (task.env === 'long-stream') return longStreamChecks(longStreamConfig(task), sizes);
-  if (task.env === 'dialog-feedback') return dialogFeedbackChecks(dialogFeedbackConfig(task), sizes);
+  if (task.env === 'dialog-feedback') return dialogFeedbackChecks(dialogFeedbackConfig(task));
   const issues: TaskIssue[] = [];
   for (const skill of taskSkills(task)) {
     const c = skillConfig(task, skill);

@@ -5,7 +5,6 @@
 // measures dialogues (their order and the user's replies), not unseen sums. The OOD set uses larger
 // operands (oodMaxOperand), arithmetic the training never shows.
 
-import type { Vocabulary } from '../environment.ts';
 import { episodeSeed, mixSeed } from '../seeds.ts';
 import type { EvalSizes, EvalSplit, Task, TaskIssue, TaskLimits } from '../tasks.ts';
 import { dialogSftExample } from './demonstrations.ts';
@@ -47,7 +46,7 @@ export function dialogFeedbackMaxTokens(c: DialogFeedbackTaskConfig): number {
   return question + turns * (answer + 1) + (turns - 1) * (reply + question);
 }
 
-export function dialogFeedbackChecks(c: DialogFeedbackTaskConfig, _sizes: EvalSizes): TaskIssue[] {
+export function dialogFeedbackChecks(c: DialogFeedbackTaskConfig): TaskIssue[] {
   const at = 'task.dialogFeedback';
   const issues: TaskIssue[] = [];
   if (c.oodMaxOperand <= c.maxOperand)
@@ -64,11 +63,10 @@ export function dialogFeedbackTask(c: DialogFeedbackTaskConfig, sizes: EvalSizes
     heldOut: Array.from({ length: sizes.heldOutSize }, (_, i) => salted(episodeSeed(0, 'heldOut', i))),
     ood: Array.from({ length: sizes.oodSize }, (_, i) => salted(episodeSeed(0, 'ood', i))),
   };
-  const vocabulary: Vocabulary = DIALOG_VOCABULARY;
   return {
     name: 'dialog-feedback',
     tags: [],
-    vocabulary,
+    vocabulary: DIALOG_VOCABULARY,
     limits: dialogFeedbackLimits(c),
     createEnv: (split) => new DialogFeedbackEnv(dialogConfig(c, split)),
     trainSeed: (runSeed, index) => salted(episodeSeed(runSeed, 'train', index)),
