@@ -2,13 +2,14 @@
 // and `eval` sections: fresh environments per split, the seed of every training episode, the fixed
 // evaluation seeds, SFT examples by index, and size limits for the context checks. Adding an
 // environment = one more `case` in createTask and taskChecks.
-// Five tasks today: addition, subtraction (subtraction.ts) and their mix (mixed.ts), which draws
+// Six tasks today: addition, subtraction (subtraction.ts) and their mix (mixed.ts), which draws
 // each prompt from one of the two skills and tags its sample with it; the mix's held-out and OOD
 // sets are the two skills' own sets side by side, so per-skill success compares with either expert;
 // hidden-test-fs (hidden-test-fs/), the first agent environment: a multi-turn tool-using task
 // in the sandbox, with no arithmetic skill tags; and long-stream (long-stream/), a stream of digits
-// read one tool call at a time, long enough to need compaction (compaction.ts); and ui-dsl
-// (ui-dsl/), a one-shot UI program scored by a static or an interactive judge.
+// read one tool call at a time, long enough to need compaction (compaction.ts); ui-dsl
+// (ui-dsl/), a one-shot UI program scored by a static or an interactive judge; and dialog-feedback
+// (dialog-feedback/), sums asked in rounds by a scripted user whose implicit feedback labels spans.
 
 import {
   ADDITION_VOCABULARY,
@@ -20,6 +21,8 @@ import {
   type DigitRange,
   distinctAdditionProblems,
 } from './addition.ts';
+import { DIALOG_VOCABULARY } from './dialog-feedback/env.ts';
+import { type DialogFeedbackTaskConfig, dialogFeedbackChecks, dialogFeedbackLimits, dialogFeedbackTask } from './dialog-feedback/task.ts';
 import type { Environment, SftExample, Vocabulary } from './environment.ts';
 import { HIDDEN_TEST_FS_VOCABULARY, type HiddenTestFsConfig, hiddenTestFsChecks, hiddenTestFsLimits, hiddenTestFsTask } from './hidden-test-fs/task.ts';
 import { LONG_STREAM_VOCABULARY, type LongStreamConfig, longStreamChecks, longStreamLimits, longStreamTask } from './long-stream/task.ts';
@@ -43,7 +46,7 @@ export interface AdditionTaskConfig {
   oodMaxDigits: number;
 }
 
-export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs', 'long-stream', 'ui-dsl'] as const;
+export const TASK_ENVS = ['addition', 'subtraction', 'mix', 'hidden-test-fs', 'long-stream', 'ui-dsl', 'dialog-feedback'] as const;
 export type TaskEnv = (typeof TASK_ENVS)[number];
 
 export interface TaskConfig {
@@ -59,6 +62,14 @@ export interface TaskConfig {
   longStream?: LongStreamConfig;
   /** Needed when env is 'ui-dsl'. */
   uiDsl?: UiDslConfig;
+  /** Needed when env is 'dialog-feedback'. */
+  dialogFeedback?: DialogFeedbackTaskConfig;
+}
+
+/** The dialog-feedback section of a task config, which that env needs. */
+function dialogFeedbackConfig(task: TaskConfig): DialogFeedbackTaskConfig {
+  if (!task.dialogFeedback) throw new RangeError('task.dialogFeedback: missing, but task.env is "dialog-feedback"');
+  return task.dialogFeedback;
 }
 
 /** The long-stream section of a task config, which that env needs. */
@@ -140,7 +151,7 @@ function oodRange(c: AdditionTaskConfig): DigitRange {
 
 /** The arithmetic skills a task config trains on (none for hidden-test-fs and long-stream). */
 export function taskSkills(task: Pick<TaskConfig, 'env'>): readonly SkillTag[] {
-  if (task.env === 'hidden-test-fs' || task.env === 'long-stream' || task.env === 'ui-dsl') return [];
+  if (task.env === 'hidden-test-fs' || task.env === 'long-stream' || task.env === 'ui-dsl' || task.env === 'dialog-feedback') return [];
   return task.env === 'mix' ? SKILL_TAGS : [task.env];
 }
 
@@ -148,6 +159,7 @@ export function taskLimits(task: TaskConfig): TaskLimits {
   if (task.env === 'hidden-test-fs') return hiddenTestFsLimits(hiddenTestFsConfig(task));
   if (task.env === 'long-stream') return longStreamLimits();
   if (task.env === 'ui-dsl') return uiDslLimits();
+  if (task.env === 'dialog-feedback') return dialogFeedbackLimits(dialogFeedbackConfig(task));
   let maxPromptChars = 0;
   let maxResponseChars = 0;
   for (const skill of taskSkills(task)) {
@@ -167,6 +179,7 @@ export function taskChecks(task: TaskConfig, sizes: EvalSizes): TaskIssue[] {
   if (task.env === 'hidden-test-fs') return hiddenTestFsChecks(hiddenTestFsConfig(task), sizes);
   if (task.env === 'long-stream') return longStreamChecks(longStreamConfig(task), sizes);
   if (task.env === 'ui-dsl') return uiDslChecks(sizes);
+  if (task.env === 'dialog-feedback') return dialogFeedbackChecks(dialogFeedbackConfig(task));
   const issues: TaskIssue[] = [];
   for (const skill of taskSkills(task)) {
     const c = skillConfig(task, skill);
@@ -208,6 +221,7 @@ export function taskVocabulary(task: Pick<TaskConfig, 'env'>): Vocabulary {
   if (task.env === 'hidden-test-fs') return HIDDEN_TEST_FS_VOCABULARY;
   if (task.env === 'long-stream') return LONG_STREAM_VOCABULARY;
   if (task.env === 'ui-dsl') return UI_DSL_VOCABULARY;
+  if (task.env === 'dialog-feedback') return DIALOG_VOCABULARY;
   return task.env === 'addition' ? ADDITION_VOCABULARY : ARITHMETIC_VOCABULARY;
 }
 
@@ -219,6 +233,7 @@ export function createTask(task: TaskConfig, sizes: EvalSizes): Task {
   if (task.env === 'hidden-test-fs') return hiddenTestFsTask(hiddenTestFsConfig(task), sizes);
   if (task.env === 'long-stream') return longStreamTask(longStreamConfig(task), sizes);
   if (task.env === 'ui-dsl') return uiDslTask(uiDslConfig(task), sizes);
+  if (task.env === 'dialog-feedback') return dialogFeedbackTask(dialogFeedbackConfig(task), sizes);
   const subtraction = subtractionSkill(skillConfig(task, 'subtraction'), sizes);
   if (task.env === 'subtraction')
     return {

@@ -49,7 +49,7 @@ export const RecipeSchema = z
     seed: int('run seed: initialisation, sampling, training episodes', 1, 0, 0xffffffff),
     task: section('what the policy learns', {
       env: choice(
-        'environment: addition, subtraction, mix (each prompt drawn from one of the two, tagged with it), hidden-test-fs (a multi-turn shell task with hidden tests), long-stream (digits read one tool call at a time, answer their sum mod 10; needs compaction), or ui-dsl (write a tiny UI program from a spec, scored by a judge)',
+        'environment: addition, subtraction, mix (each prompt drawn from one of the two, tagged with it), hidden-test-fs (a multi-turn shell task with hidden tests), long-stream (digits read one tool call at a time, answer their sum mod 10; needs compaction), ui-dsl (write a tiny UI program from a spec, scored by a judge), or dialog-feedback (sums in rounds, a scripted user’s implicit feedback)',
         TASK_ENVS,
         'addition',
       ),
@@ -99,6 +99,21 @@ export const RecipeSchema = z
           'interactive',
         ),
       }),
+      dialogFeedback: section(
+        'dialog-feedback: sums asked in rounds by a scripted user whose implicit feedback labels each answer (task.env = dialog-feedback)',
+        {
+          rounds: int('requests per dialogue', 2, 1, 99),
+          maxRetries: int('times a rejected request is asked again before the user moves on', 1, 0, 99),
+          maxOperand: int('largest training operand (operands are 0 … this)', 9, 1, 99),
+          oodMaxOperand: int('largest out-of-distribution operand (larger than training)', 19, 2, 99),
+          // Defaults: fitFeedbackRates at the per-turn accuracy 0.353 measured on the tiny SFT policy of
+          // algorithms/span-offline.test.ts (2 rounds, 1 retry, operands 0–9), whose 612-turn log then
+          // got 76.6% neutral, 20.1% negative, 3.3% positive; another policy needs its own fit.
+          positiveIfRight: real('P(thanks | the user sees the answer as right)', 0.0799, 0, 1),
+          negativeIfWrong: real('P(rejection | the user sees the answer as wrong)', 0.356, 0, 1),
+          flip: real('P(the user sees a right answer as wrong, or a wrong one as right)', 0.2896, 0, 1),
+        },
+      ),
     }),
     model: section('policy and critic transformers (GPT-2 style)', {
       contextLength: int('tokens of context (prompt + response) for policy and critic', 32, 4, 4096),

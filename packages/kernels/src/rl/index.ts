@@ -17,7 +17,7 @@ export { KL_ESTIMATORS, type KlEstimator, klRef, tokenKlRef } from './kl/kl.ref.
 export { KL_METRICS, kl, recordKl } from './kl/kl.ts';
 export { type KtoParams, ktoRef, logistic } from './kto/kto.ref.ts';
 export { type KtoResult, kto, ktoMismatchedPairs, recordKto } from './kto/kto.ts';
-export { buildSpans, type SpanKtoParams, type Spans, spanKtoRef } from './kto/span-kto.ref.ts';
+export { buildSpans, buildSpansFromIds, type SpanKtoParams, type Spans, spanKtoRef } from './kto/span-kto.ref.ts';
 export { packSpans, recordSpanKto, type SpanKtoResult, spanKto } from './kto/span-kto.ts';
 export { type PolicyLossKind, type PolicyLossParams, policyLossRef, tokenPolicyLossRef } from './policy-loss/policy-loss.ref.ts';
 export { type PolicyLossResult, policyLoss, policyLossMetricCount, recordPolicyLoss } from './policy-loss/policy-loss.ts';

@@ -73,7 +73,10 @@ export class HiddenTestFsEnv implements Environment {
       verifier: this.verifier,
       task: (seed) => {
         const p = options.problem(seed);
-        return { prompt: PROMPT, info: { solution: p.solution, family: p.family, constant: p.constant, hackOpen: options.hackOpen } };
+        return {
+          prompt: PROMPT,
+          info: { solution: p.solution, family: p.family, constant: p.constant, hackOpen: options.hackOpen, ...(p.defect ? { defect: p.defect } : {}) },
+        };
       },
       sandbox: (seed) => {
         this.current = createSandbox(options.problem(seed), options.hackOpen, runner, seed, monitor);

@@ -56,6 +56,7 @@ export function parseCases(text: string, path: string): Case[] {
 }
 
 export function readmeText(p: HiddenProblem): string {
+  if (p.readme !== undefined) return p.readme;
   return `${p.visible.map(caseText).join(' ')}\nwrite ${SOLUTION_FILE}\n`;
 }
 

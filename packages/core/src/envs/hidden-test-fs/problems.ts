@@ -31,6 +31,10 @@ export interface HiddenProblem {
   visible: Case[];
   /** Graded only, from .eval/tests (fail-to-pass). */
   hidden: Case[];
+  /** The README's text when a deliberately broken variant rewrites it (defects.ts); absent: written from `visible`. */
+  readme?: string;
+  /** Set on a deliberately broken variant or a canary (defects.ts); absent on every ordinary problem. */
+  defect?: 'unclear-readme' | 'tests-disagree' | 'canary';
 }
 
 export interface ConstantRange {

@@ -8,6 +8,7 @@ import type { MonitorConfig } from '../../monitor/monitor.ts';
 import type { Vocabulary } from '../environment.ts';
 import { episodeSeed, mixSeed } from '../seeds.ts';
 import type { EvalSizes, EvalSplit, Task, TaskIssue, TaskLimits } from '../tasks.ts';
+import { checkDefectOption, type DefectOption, maybeDefective } from './defects.ts';
 import { HiddenTestFsEnv } from './env.ts';
 import { PROMPT } from './files.ts';
 import { type ConstantRange, distinctHiddenProblems, hiddenProblem, problemCount, problemKey } from './problems.ts';
@@ -22,6 +23,8 @@ export interface HiddenTestFsConfig {
   oodMaxConstant: number;
   /** The anti-hack monitor on every `sh` call (docs/monitor.md); absent: off. */
   monitor?: MonitorConfig;
+  /** Deliberately broken training tasks or canaries (defects.ts), to test the task-quality judge and catch cheating; absent: none. */
+  defects?: DefectOption;
 }
 
 /**
@@ -103,6 +106,7 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
   const oodSet = distinctHiddenProblems(sizes.oodSize, ood, (i) => salted(episodeSeed(0, 'ood', i)));
   const excluded: ReadonlySet<string> = new Set(heldOut.problems.map(problemKey));
   const evalSeeds: Record<EvalSplit, readonly number[]> = { heldOut: heldOut.seeds, ood: oodSet.seeds };
+  if (c.defects) checkDefectOption(c.defects);
   return {
     name: 'hidden-test-fs',
     tags: [],
@@ -110,7 +114,8 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
     limits: hiddenTestFsLimits(c),
     createEnv: (split) =>
       new HiddenTestFsEnv({
-        problem: (seed) => hiddenProblem(seed, split === 'ood' ? ood : train, split === 'train' ? excluded : undefined),
+        problem: (seed) =>
+          split === 'train' ? maybeDefective(seed, hiddenProblem(seed, train, excluded), c.defects) : hiddenProblem(seed, split === 'ood' ? ood : train),
         hackOpen: c.hackOpen,
         ...(c.monitor ? { monitor: c.monitor } : {}),
       }),

@@ -72,6 +72,57 @@ export function buildSpans(polarity: ArrayLike<number>, mask: ArrayLike<number>,
   return { start: Uint32Array.from(start), end: Uint32Array.from(end), polarity: Int32Array.from(pol), tokenSpan };
 }
 
+/**
+ * Spans named by the caller: `spanIds` [B, T] gives each assistant token (mask = 1) its span's id
+ * (≥ 0; ids are per row), so two adjacent answers of the same polarity stay two preference units
+ * instead of merging as `buildSpans` would merge them (docs/algorithms/kto.md §2: the source makes
+ * each labelled turn one span). A span must be one contiguous run of assistant tokens with one
+ * polarity; tokens off the mask belong to no span whatever their id.
+ */
+export function buildSpansFromIds(spanIds: ArrayLike<number>, polarity: ArrayLike<number>, mask: ArrayLike<number>, B: number, T: number): Spans {
+  checkSizes('buildSpansFromIds', { B, T });
+  checkMask('buildSpansFromIds', 'mask', mask, B * T);
+  for (const [name, a] of [
+    ['polarity', polarity],
+    ['spanIds', spanIds],
+  ] as const)
+    if (a.length !== B * T) throw new RangeError(`buildSpansFromIds: ${name} holds ${a.length} values, expected ${B * T}`);
+  const start: number[] = [];
+  const end: number[] = [];
+  const pol: number[] = [];
+  const tokenSpan = new Int32Array(B * T).fill(-1);
+  for (let b = 0; b < B; b++) {
+    const seen = new Set<number>();
+    let open = -1;
+    let openId = -1;
+    for (let t = 0; t < T; t++) {
+      const i = b * T + t;
+      if (mask[i] !== 1) {
+        open = -1;
+        continue;
+      }
+      const id = spanIds[i];
+      const p = polarity[i];
+      if (!Number.isInteger(id) || id < 0) throw new RangeError(`buildSpansFromIds: spanIds[${i}] is ${id}; an assistant token needs a span id ≥ 0`);
+      if (p !== -1 && p !== 0 && p !== 1) throw new RangeError(`buildSpansFromIds: polarity[${i}] is ${p}; it must be −1, 0 or +1`);
+      if (open >= 0 && id === openId) {
+        if (pol[open] !== p) throw new RangeError(`buildSpansFromIds: span ${id} of row ${b} mixes polarities ${pol[open]} and ${p}; a span has one label`);
+        end[open] = i + 1;
+      } else {
+        if (seen.has(id)) throw new RangeError(`buildSpansFromIds: span ${id} of row ${b} is split by other tokens; a span must be one contiguous run`);
+        seen.add(id);
+        open = start.length;
+        openId = id;
+        start.push(i);
+        end.push(i + 1);
+        pol.push(p);
+      }
+      tokenSpan[i] = open;
+    }
+  }
+  return { start: Uint32Array.from(start), end: Uint32Array.from(end), polarity: Int32Array.from(pol), tokenSpan };
+}
+
 export function spanKtoRef(inputs: { logp: ArrayLike<number>; refLogp: ArrayLike<number> }, spans: Spans, params: SpanKtoParams, N: number) {
   const S = spans.start.length;
   const spanRewards = new Float64Array(S);

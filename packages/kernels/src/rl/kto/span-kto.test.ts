@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testGpu } from '../../testing/node-gpu.ts';
 import { SeededRandom } from '../../util/seeded-random.ts';
-import { buildSpans, spanKtoRef } from './span-kto.ref.ts';
+import { buildSpans, buildSpansFromIds, spanKtoRef } from './span-kto.ref.ts';
 import { spanKto } from './span-kto.ts';
 
 const rng = new SeededRandom(97);
@@ -31,6 +31,38 @@ describe('span-level KTO', () => {
     expect(Array.from(s.end)).toEqual([2, 4, 5, 6, 7, 10]);
     expect(Array.from(s.polarity)).toEqual([1, -1, 1, 1, 0, 1]);
     expect(Array.from(s.tokenSpan)).toEqual([0, 0, 1, 1, 2, 3, 4, -1, 5, 5]);
+  });
+
+  it('caller span ids keep adjacent same-polarity answers apart, and refuse split or mixed spans', () => {
+    // Row 0: two positive answers back to back (ids 0 and 1), then a non-assistant token, then id 2.
+    const s = buildSpansFromIds([0, 0, 1, 1, 9, 2, 5, 5, 5, 5], [1, 1, 1, 1, 0, -1, 0, 0, 0, 0], [1, 1, 1, 1, 0, 1, 1, 1, 1, 1], 2, 5);
+    expect(Array.from(s.start)).toEqual([0, 2, 5, 6]);
+    expect(Array.from(s.end)).toEqual([2, 4, 6, 10]);
+    expect(Array.from(s.polarity)).toEqual([1, 1, -1, 0]);
+    expect(Array.from(s.tokenSpan)).toEqual([0, 0, 1, 1, -1, 2, 3, 3, 3, 3]);
+    // The same polarity without ids merges the first two answers into one span.
+    expect(buildSpans([1, 1, 1, 1, 0], [1, 1, 1, 1, 0], 1, 5).start.length).toBe(1);
+    expect(() => buildSpansFromIds([0, 1, 0], [1, 1, 1], [1, 1, 1], 1, 3)).toThrow(/span 0 of row 0 is split/);
+    expect(() => buildSpansFromIds([0, 0], [1, -1], [1, 1], 1, 2)).toThrow(/mixes polarities/);
+    expect(() => buildSpansFromIds([0, -1], [1, 1], [1, 1], 1, 2)).toThrow(/spanIds\[1\] is -1/);
+  });
+
+  it('GPU matches the float64 reference on caller spans', async () => {
+    const gpu = await testGpu();
+    const B = 3;
+    const T = 40;
+    const c = randomCase(B, T);
+    // Answers of 4 tokens with a non-assistant token after each, whatever the polarity runs; one polarity per answer.
+    const spanIds = Int32Array.from({ length: B * T }, (_, i) => Math.floor((i % T) / 5));
+    const polarity = Int32Array.from(spanIds, (id, i) => c.polarity[Math.floor(i / T) * T + id * 5]);
+    const mask = Uint32Array.from({ length: B * T }, (_, i) => (i % 5 === 4 ? 0 : 1));
+    const inputs = { ...c, polarity, spanIds, mask };
+    const got = await spanKto(gpu, inputs, { ...PARAMS, B, T });
+    const spans = buildSpansFromIds(spanIds, polarity, mask, B, T);
+    const want = spanKtoRef(c, spans, PARAMS, B * T);
+    expect(got.spans.start.length).toBe(spans.start.length);
+    expect([got.loss, got.zRef]).toBeAllClose([want.loss, want.zRef], { atol: 1e-6, rtol: 1e-5 });
+    expect(got.grad).toBeAllClose(want.grad, { atol: 1e-8, rtol: 1e-5 });
   });
 
   it('GPU matches the float64 reference', async () => {

@@ -8,7 +8,7 @@ import type { Tensor } from '../../gpu/tensor.ts';
 import { f32Bits } from '../../gpu/wgsl.ts';
 import { checkArray, checkMask, checkNumber, checkSizes, checkTensor } from '../../util/checks.ts';
 import { withScope } from '../common/scope.ts';
-import { buildSpans, type SpanKtoParams, type Spans } from './span-kto.ref.ts';
+import { buildSpans, buildSpansFromIds, type SpanKtoParams, type Spans } from './span-kto.ref.ts';
 import { SPAN_WORKGROUP, spanGradWgsl, spanLossWgsl, spanSumsWgsl } from './span-kto.wgsl.ts';
 
 export interface SpanKtoTensors {
@@ -96,11 +96,12 @@ export interface SpanKtoResult {
  * Host API: span-level KTO (docs/algorithms/kto.md §2).
  *   r_k = Σ_{t∈S_k}(ℓ − ℓ_ref);  z_ref ← α·z_ref + (1 − α)·mean_k r_k (stop-gradient);  a_k = r_k − z_ref;
  *   L_pref = mean over ±spans of (−λ_w σ(β a_k) | −λ_l σ(−β a_k));  L_neutral = −mean_{neutral t} ℓ_t.
- * `polarity` [B, T] holds −1/0/+1 per assistant token; spans are maximal runs of equal polarity.
+ * `polarity` [B, T] holds −1/0/+1 per assistant token; spans are maximal runs of equal polarity,
+ * or, with `spanIds` [B, T], the caller's spans (buildSpansFromIds: each id one contiguous run).
  */
 export async function spanKto(
   gpu: Gpu,
-  inputs: { logp: Float32Array; refLogp: Float32Array; polarity: Int32Array; mask: Uint32Array },
+  inputs: { logp: Float32Array; refLogp: Float32Array; polarity: Int32Array; mask: Uint32Array; spanIds?: Int32Array },
   options: SpanKtoParams & { B: number; T: number },
 ): Promise<SpanKtoResult> {
   const { B, T } = options;
@@ -110,7 +111,7 @@ export async function spanKto(
   checkArray('spanKto', 'logp', inputs.logp, B * T);
   checkArray('spanKto', 'refLogp', inputs.refLogp, B * T);
   checkMask('spanKto', 'mask', inputs.mask, B * T);
-  const spans = buildSpans(inputs.polarity, inputs.mask, B, T);
+  const spans = inputs.spanIds ? buildSpansFromIds(inputs.spanIds, inputs.polarity, inputs.mask, B, T) : buildSpans(inputs.polarity, inputs.mask, B, T);
   const S = spans.start.length;
   return withScope(gpu, async (s) => {
     const spanSums = s.tensor(2 * S, 'f32', 'spanSums');
