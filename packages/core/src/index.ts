@@ -335,6 +335,20 @@ export {
 export { type CommandFact, commandFacts, type LineFacts, type WordFact } from './monitor/command-facts.ts';
 export { fabricatedCall } from './monitor/fabricate.ts';
 export { type Judge, type JudgeRequest, type JudgeVerdict, ShadowJudge } from './monitor/judge.ts';
+export {
+  CALL_GROUPS,
+  type CallGroup,
+  type CallLabel,
+  HACK_CHANNELS,
+  type HackChannel,
+  HONEST_EPISODES,
+  type LabelledCall,
+  type LabelledEpisode,
+  type LabelledSet,
+  labelledSet,
+} from './monitor/labelled-calls.ts';
+export { type ScoredCall, scoreLabelledSet } from './monitor/labelled-score.ts';
+export { type EpisodeSources, labelledWorld } from './monitor/labelled-world.ts';
 export { monitorMetrics, recordedDecisions } from './monitor/metrics.ts';
 export {
   CallMonitor,
@@ -348,6 +362,7 @@ export {
 } from './monitor/monitor.ts';
 export { monitorTrajectory, type OfflineDecision, type RecordedCall, recordedCalls } from './monitor/offline.ts';
 export { PATH_RULES } from './monitor/path-rules.ts';
+export { type Counts, counts, type PrecisionReport, precisionReport, type StageCounts } from './monitor/precision.ts';
 export type { MonitorRule, RuleContext, RuleFlag, RuleResult } from './monitor/rule.ts';
 export { normaliseUrl, SOURCE_RULES } from './monitor/source-rules.ts';
 export { type MonitorWorld, ruleContext, type ShellEffects } from './monitor/world.ts';

@@ -3,6 +3,7 @@
 // after every run from the reports in code and the results on disk, so it never lists a verdict
 // that no committed result supports.
 
+import type { LabelledSetReport, LabelledVerdict } from './labelled-set.ts';
 import type { ComparisonOutcome } from './markdown.ts';
 import type { Report } from './report.ts';
 
@@ -17,10 +18,19 @@ export interface FidelityRow {
   hasPage: boolean;
 }
 
+/** A labelled-set report's row: its verdict from the stored measurement, if there is one. */
+export interface LabelledSetRow {
+  report: LabelledSetReport;
+  outcome?: { verdict: LabelledVerdict; seeds: number };
+  hasPage: boolean;
+}
+
+const isLabelledRow = (row: FidelityRow | LabelledSetRow): row is LabelledSetRow => 'kind' in row.report && row.report.kind === 'labelled-set';
+
 // The experiment log, one folder up from the table (spelt in pieces: a path relative to this page, not to this file).
 const LOG_LINK = ['..', 'experiments.md'].join('/');
 
-export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
+export function fidelityMarkdown(rows: readonly (FidelityRow | LabelledSetRow)[]): string {
   const lines = [
     '# Experiments: do the methods behave as their papers say, in miniature?',
     '',
@@ -37,12 +47,20 @@ export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
     '- the verdict is "reproduces", "contradicts" or "inconclusive" by whether the paired mean difference',
     '  (arm − comparison arm, per seed) is more than 2 standard errors from zero in the claimed direction.',
     '',
+    'A labelled-set report trains nothing: it scores a two-stage detector (a rule stage, then a judge) on a',
+    'set of calls labelled by construction, one set drawn per seed (at least 3), and its verdict applies the',
+    'same 2-standard-error rule to the paired differences of precision and recall; its page states the rule.',
+    '',
     `The dated log of everything else tried is [docs/experiments.md](${LOG_LINK}).`,
     '',
     '| report | claim tested | verdict | seeds |',
     '|---|---|---|---|',
   ];
   for (const row of rows) {
+    if (isLabelledRow(row)) {
+      lines.push(labelledRow(row));
+      continue;
+    }
     const name = row.hasPage ? `[${row.report.name}](${row.report.name}.md)` : row.report.name;
     if (row.unrunnable) {
       lines.push(`| ${name} | ${row.report.comparisons[0]?.claim ?? row.report.question} | not runnable yet: ${row.unrunnable.replace(/\|/g, '\\|')} | — |`);
@@ -61,4 +79,12 @@ export function fidelityMarkdown(rows: readonly FidelityRow[]): string {
   }
   lines.push('');
   return lines.join('\n');
+}
+
+function labelledRow(row: LabelledSetRow): string {
+  const { report } = row;
+  const name = row.hasPage ? `[${report.name}](${report.name}.md)` : report.name;
+  const claim = `${report.stages.judged} vs ${report.stages.rules}: ${report.claim}`;
+  if (!row.outcome) return `| ${name} | ${claim} | not run yet | — |`;
+  return `| ${name} | ${claim} | ${row.outcome.verdict.verdict} | ${row.outcome.seeds} |`;
 }

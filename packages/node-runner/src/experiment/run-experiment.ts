@@ -10,20 +10,23 @@ import { InputError } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
 import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
 import { budgetRefusal, estimate } from './budget.ts';
-import { type FidelityRow, fidelityMarkdown } from './fidelity.ts';
+import { type FidelityRow, fidelityMarkdown, type LabelledSetRow } from './fidelity.ts';
+import { isLabelledSet, type LabelledSetReport, labelledVerdict, readLabelledResult, seedScores } from './labelled-set.ts';
 import { compare, reportMarkdown } from './markdown.ts';
 import { pilot } from './pilot.ts';
 import { type PlannedRun, planRuns, sftCacheDir, unrunnableReason } from './plan.ts';
 import type { Report } from './report.ts';
-import { REPORTS } from './reports/index.ts';
+import { LABELLED_SET_REPORTS, REPORTS } from './reports/index.ts';
 import { RESULT_FILE, type RunResult, readResult, runState } from './results.ts';
 import { runArm } from './run-arm.ts';
+import { runLabelledSet } from './run-labelled-set.ts';
 import { plotSvg } from './svg.ts';
 import { withTrainingMeans } from './training-means.ts';
 import { warmStart } from './warm-start.ts';
 
 export interface ExperimentOptions {
-  report: Report;
+  /** A training report (arms × seeds), or a labelled-set report, which trains nothing (labelled-set.ts). */
+  report: Report | LabelledSetReport;
   /** runs/experiments: runs and cached warm starts. */
   runsRoot: string;
   /** docs/experiments: pages, plots, the fidelity table, the results' copies. */
@@ -56,7 +59,13 @@ async function copyResult(docsDir: string, report: Report, run: PlannedRun): Pro
   await copyFile(join(run.dir, RESULT_FILE), join(dir, RESULT_FILE));
 }
 
-export async function runExperiment(options: ExperimentOptions): Promise<number> {
+/** The options of a training report's run. */
+type TrainingOptions = ExperimentOptions & { report: Report };
+
+export async function runExperiment(experiment: ExperimentOptions): Promise<number> {
+  const declared = experiment.report;
+  if (isLabelledSet(declared)) return runLabelledSet({ ...experiment, report: declared, writeTable: () => writeTable(experiment) });
+  const options: TrainingOptions = { ...experiment, report: declared };
   const { report, runsRoot, docsDir, out } = options;
   const say = (line: string) => out(`horizon experiment ${report.name}: ${line}`);
   const blocked = unrunnableReason(report);
@@ -148,7 +157,7 @@ async function collect(docsDir: string, report: Report, runs: readonly PlannedRu
 }
 
 /** Rewrites the report's page and plot (if it has results) and the fidelity table. */
-async function writeDocs(options: ExperimentOptions, runs: readonly PlannedRun[]): Promise<void> {
+async function writeDocs(options: TrainingOptions, runs: readonly PlannedRun[]): Promise<void> {
   const { report, docsDir } = options;
   await mkdir(docsDir, { recursive: true });
   const results = await collect(docsDir, report, runs);
@@ -182,7 +191,12 @@ async function writeDocs(options: ExperimentOptions, runs: readonly PlannedRun[]
       }),
     );
   }
-  await writeFile(join(docsDir, 'README.md'), fidelityMarkdown(await fidelityRows(options)));
+  await writeTable(options);
+}
+
+async function writeTable(options: ExperimentOptions): Promise<void> {
+  await mkdir(options.docsDir, { recursive: true });
+  await writeFile(join(options.docsDir, 'README.md'), fidelityMarkdown(await fidelityRows(options)));
 }
 
 function mostCommon(values: readonly number[]): number | undefined {
@@ -191,8 +205,8 @@ function mostCommon(values: readonly number[]): number | undefined {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
-async function fidelityRows(options: ExperimentOptions): Promise<FidelityRow[]> {
-  const rows: FidelityRow[] = [];
+async function fidelityRows(options: ExperimentOptions): Promise<(FidelityRow | LabelledSetRow)[]> {
+  const rows: (FidelityRow | LabelledSetRow)[] = [];
   const pages = new Set(await readdir(options.docsDir).catch(() => [] as string[]));
   for (const report of REPORTS) {
     if (!report.fidelity) continue;
@@ -206,6 +220,11 @@ async function fidelityRows(options: ExperimentOptions): Promise<FidelityRow[]> 
     const results = await collect(options.docsDir, report, runs);
     const finished = [...results.values()].reduce((a, r) => a + r.length, 0);
     rows.push({ report, outcomes: compare(report, results), planned: runs.length, finished, hasPage });
+  }
+  for (const report of LABELLED_SET_REPORTS) {
+    const stored = await readLabelledResult(options.docsDir, report);
+    const outcome = stored ? { verdict: labelledVerdict(stored.seeds.map((s) => seedScores(report, s))), seeds: stored.seeds.length } : undefined;
+    rows.push({ report, ...(outcome ? { outcome } : {}), hasPage: pages.has(`${report.name}.md`) });
   }
   return rows;
 }

@@ -1,9 +1,11 @@
-// Every declared report, by name, in the order the fidelity table lists them.
+// Every declared report, by name, in the order the fidelity table lists them: the training reports, then the labelled-set ones.
 
+import type { LabelledSetReport } from '../labelled-set.ts';
 import type { Report } from '../report.ts';
 import { compaction } from './compaction.ts';
 import { criticK } from './critic-k.ts';
 import { distillRunnerCheck } from './distill-runner-check.ts';
+import { monitorPrecision } from './monitor-precision.ts';
 import { multiTeacherOpd } from './multi-teacher-opd.ts';
 import { ppoGrpoRlooSft } from './ppo-grpo-rloo-sft.ts';
 import { rlooVsGrpo } from './rloo-vs-grpo.ts';
@@ -13,4 +15,8 @@ import { vcPpo } from './vc-ppo.ts';
 
 export const REPORTS: readonly Report[] = [ppoGrpoRlooSft, rlooVsGrpo, saoLag, criticK, vcPpo, multiTeacherOpd, compaction, runnerCheck, distillRunnerCheck];
 
-export const reportByName = (name: string): Report | undefined => REPORTS.find((r) => r.name === name);
+/** Reports that train nothing: a labelled set scored per seed (labelled-set.ts); listed after the training reports. */
+export const LABELLED_SET_REPORTS: readonly LabelledSetReport[] = [monitorPrecision];
+
+export const reportByName = (name: string): Report | LabelledSetReport | undefined =>
+  REPORTS.find((r) => r.name === name) ?? LABELLED_SET_REPORTS.find((r) => r.name === name);
