@@ -114,11 +114,7 @@ export interface RolloutLimits {
   maxTurns: number;
   /** Episodes open at once (reset … close); default all of the batch. */
   maxConcurrentEpisodes?: number;
-  /**
-   * Milliseconds a sampler call waits for busy episodes once one is ready; default 0 (one macrotask
-   * turn). Infinity waits for all of them: lock step, so which rows share a call — and so the
-   * kernels' shapes — depends on the episodes alone, never on how long a tool took (evaluation).
-   */
+  /** Milliseconds a sampler call waits for busy episodes once one is ready; default 0 (one macrotask turn). */
   gatherMs?: number;
   /** Compact a long trajectory into segments (compaction.ts); absent: never (the default). */
   compaction?: CompactionOptions;
@@ -134,7 +130,7 @@ function checkLimits(limits: RolloutLimits): void {
   const open = limits.maxConcurrentEpisodes;
   if (open !== undefined && (!Number.isInteger(open) || open < 1)) throw new RangeError(`maxConcurrentEpisodes must be a positive integer, got ${open}`);
   const gather = limits.gatherMs;
-  if (gather !== undefined && !(gather >= 0)) throw new RangeError(`gatherMs must be a non-negative number or Infinity, got ${gather}`);
+  if (gather !== undefined && !(Number.isFinite(gather) && gather >= 0)) throw new RangeError(`gatherMs must be a non-negative number, got ${gather}`);
   if (limits.compaction) checkCompaction(limits.compaction, limits.contextLength, limits.maxNewTokens);
   if (limits.subAgents) checkSubAgentLimits(limits.subAgents, limits.contextLength);
 }
@@ -535,8 +531,6 @@ function envTextParts(text: EnvText): readonly EnvTextPart[] {
 
 /** Whether `work` settles within `ms` milliseconds (0: before the next macrotask). */
 async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  // setTimeout would take Infinity as 1 ms.
-  if (ms === Number.POSITIVE_INFINITY) return work.then(() => true);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
