@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type Ceilings, rooflineGflops } from './ceilings.ts';
+import { jaxMissing } from './peers/jax.ts';
 import { runTorchPeer } from './peers/pytorch.ts';
 import { tfjsMissing } from './peers/tfjs.ts';
 import { makeRow, withCeiling } from './row.ts';
@@ -125,5 +126,14 @@ describe('tfjs peer', () => {
     expect(tfjsMissing(() => true)).toBeUndefined();
     // Here, a dev install, they are all present.
     expect(tfjsMissing()).toBeUndefined();
+  });
+});
+
+describe('jax-js peer', () => {
+  it('without @jax-js/jax (a dev dependency), it answers "jax-js not installed"; in a dev install it resolves', () => {
+    expect(jaxMissing(() => false)).toBe(
+      'unavailable: jax-js not installed (@jax-js/jax: a dev dependency of @horizon/node-runner; pnpm install without --prod)',
+    );
+    expect(jaxMissing()).toBeUndefined();
   });
 });
