@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type Ceilings, rooflineGflops } from './ceilings.ts';
+import { memoryGrowth } from './memory.ts';
 import { jaxMissing } from './peers/jax.ts';
 import { runTorchPeer } from './peers/pytorch.ts';
 import { tfjsMissing } from './peers/tfjs.ts';
@@ -135,5 +136,34 @@ describe('jax-js peer', () => {
       'unavailable: jax-js not installed (@jax-js/jax: a dev dependency of @horizon/node-runner; pnpm install without --prod)',
     );
     expect(jaxMissing()).toBeUndefined();
+  });
+});
+
+describe('memory growth', () => {
+  const MiB = 2 ** 20;
+  const at = (live: number, peak: number, rss: number) => ({ liveTensorBytes: live, peakTensorBytes: peak, rssBytes: rss * MiB });
+  const flat = {
+    baselineBytes: 100,
+    afterDisposeBytes: 100,
+    sft: at(500, 900, 300),
+    iterations: [at(700, 1000, 310), at(800, 1200, 320), at(800, 1200, 330), at(790, 1100, 300)],
+  };
+
+  it('a trace flat from the second iteration on, given back on dispose, has nothing to report', () => {
+    expect(memoryGrowth(flat)).toEqual([]);
+  });
+
+  it('names each kind of growth: live buffers, the peak, RSS past the slack, and buffers left after dispose', () => {
+    const leaking = { ...flat, afterDisposeBytes: 164, iterations: [at(700, 1000, 310), at(800, 1200, 320), at(900, 1200, 330), at(800, 1300, 420)] };
+    expect(memoryGrowth(leaking)).toEqual([
+      'iteration 3 ended with 100 more bytes of GPU buffers live than iteration 2',
+      'iteration 4 peaked 100 bytes of GPU buffers above iteration 2',
+      'host RSS rose 100 MiB from iteration 2 to the last',
+      '64 bytes of GPU buffers were still live after the trainer was disposed',
+    ]);
+  });
+
+  it('refuses to judge fewer than three iterations', () => {
+    expect(memoryGrowth({ ...flat, iterations: flat.iterations.slice(0, 2) })).toEqual(['only 2 RL iterations: growth needs at least 3 to be judged']);
   });
 });

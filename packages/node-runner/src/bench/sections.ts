@@ -5,6 +5,7 @@
 import { ceilingSection } from './ceilings.ts';
 import { hiddenTestFsEpisodesSection } from './hidden-test-fs-episodes.ts';
 import { matmulSection } from './matmul.ts';
+import { memorySection } from './memory.ts';
 import { multiTurnRolloutSection } from './multi-turn-rollout.ts';
 import { ppoIterationSection } from './ppo-iteration.ts';
 import { benchRlKernels } from './rl-kernels.ts';
@@ -29,4 +30,5 @@ export const SECTIONS: readonly BenchSection[] = [
   multiTurnRolloutSection,
   hiddenTestFsEpisodesSection,
   serveLoadSection,
+  memorySection,
 ];
