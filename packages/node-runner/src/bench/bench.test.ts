@@ -156,7 +156,7 @@ describe('memory growth', () => {
   it('names each kind of growth: live buffers, the peak, RSS past the slack, and buffers left after dispose', () => {
     const leaking = { ...flat, afterDisposeBytes: 164, iterations: [at(700, 1000, 310), at(800, 1200, 320), at(900, 1200, 330), at(800, 1300, 420)] };
     expect(memoryGrowth(leaking)).toEqual([
-      'iteration 3 ended with 100 more bytes of GPU buffers live than iteration 2',
+      'iteration 3 ended with 100 bytes more of GPU buffers live than iteration 2',
       'iteration 4 peaked 100 bytes of GPU buffers above iteration 2',
       'host RSS rose 100 MiB from iteration 2 to the last',
       '64 bytes of GPU buffers were still live after the trainer was disposed',
