@@ -100,8 +100,8 @@ describe('bench table', () => {
   });
 
   it('formats numbers to three significant figures, with k/M/G from ten thousand up', () => {
-    const figures = [9_710_703, 12_345, 1234.5, 12.345, 1.2345, 0.012345, null];
-    expect(figures.map(formatNumber)).toEqual(['9.71M', '12.3k', '1235', '12.3', '1.23', '0.0123', '—']);
+    const figures = [9_710_703, 12_345, 1234.5, 12.345, 1.2345, 0.012345, 0, null];
+    expect(figures.map(formatNumber)).toEqual(['9.71M', '12.3k', '1235', '12.3', '1.23', '0.0123', '0', '—']);
   });
 });
 

@@ -11,6 +11,7 @@ import { ppoIterationSection } from './ppo-iteration.ts';
 import { benchRlKernels } from './rl-kernels.ts';
 import type { BenchSection } from './section.ts';
 import { serveLoadSection } from './serve-load.ts';
+import { shaderF16Section } from './shader-f16.ts';
 import { trainStepSection } from './train-steps.ts';
 
 export type { BenchContext, BenchSection } from './section.ts';
@@ -31,4 +32,5 @@ export const SECTIONS: readonly BenchSection[] = [
   hiddenTestFsEpisodesSection,
   serveLoadSection,
   memorySection,
+  shaderF16Section,
 ];
