@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { type Ceilings, rooflineGflops } from './ceilings.ts';
-import { memoryGrowth } from './memory.ts';
+import { memoryGrowth, peakTensorBytes, sameShapePairs } from './memory.ts';
 import { jaxMissing } from './peers/jax.ts';
 import { runTorchPeer } from './peers/pytorch.ts';
 import { tfjsMissing } from './peers/tfjs.ts';
@@ -141,29 +141,42 @@ describe('jax-js peer', () => {
 
 describe('memory growth', () => {
   const MiB = 2 ** 20;
-  const at = (live: number, peak: number, rss: number) => ({ liveTensorBytes: live, peakTensorBytes: peak, rssBytes: rss * MiB });
+  const at = (live: number, peak: number, rss: number, shape = '8 rollouts × T 16') => ({
+    liveTensorBytes: live,
+    peakTensorBytes: peak,
+    rssBytes: rss * MiB,
+    shape,
+  });
   const flat = {
     baselineBytes: 100,
     afterDisposeBytes: 100,
-    sft: at(500, 900, 300),
+    sft: at(500, 900, 300, ''),
     iterations: [at(700, 1000, 310), at(800, 1200, 320), at(800, 1200, 330), at(790, 1100, 300)],
+    tailPeakBytes: 900,
   };
 
-  it('a trace flat from the second iteration on, given back on dispose, has nothing to report', () => {
+  it('a trace flat between iterations of one shape, given back on dispose, has nothing to report; its peak is net of the baseline', () => {
     expect(memoryGrowth(flat)).toEqual([]);
+    expect(sameShapePairs(flat)).toEqual([
+      [1, 2],
+      [1, 3],
+    ]);
+    expect(peakTensorBytes(flat)).toBe(1100);
   });
 
   it('names each kind of growth: live buffers, the peak, RSS past the slack, and buffers left after dispose', () => {
     const leaking = { ...flat, afterDisposeBytes: 164, iterations: [at(700, 1000, 310), at(800, 1200, 320), at(900, 1200, 330), at(800, 1300, 420)] };
     expect(memoryGrowth(leaking)).toEqual([
-      'iteration 3 ended with 100 bytes more of GPU buffers live than iteration 2',
-      'iteration 4 peaked 100 bytes of GPU buffers above iteration 2',
-      'host RSS rose 100 MiB from iteration 2 to the last',
+      'iteration 3 ended with 100 bytes more of GPU buffers live than iteration 2 (both 8 rollouts × T 16)',
+      'iteration 4 peaked 100 bytes of GPU buffers above iteration 2 (both 8 rollouts × T 16)',
+      'host RSS rose 100 MiB from iteration 2 (both 8 rollouts × T 16) to iteration 4',
       '64 bytes of GPU buffers were still live after the trainer was disposed',
     ]);
   });
 
-  it('refuses to judge fewer than three iterations', () => {
-    expect(memoryGrowth({ ...flat, iterations: flat.iterations.slice(0, 2) })).toEqual(['only 2 RL iterations: growth needs at least 3 to be judged']);
+  it('a longer batch may hold more: only iterations of the same shape are compared', () => {
+    const longer = { ...flat, iterations: [at(700, 1000, 310), at(800, 1200, 320), at(5000, 9000, 400, '8 rollouts × T 24'), at(800, 1200, 330)] };
+    expect(sameShapePairs(longer)).toEqual([[1, 3]]);
+    expect(memoryGrowth(longer)).toEqual([]);
   });
 });

@@ -1,26 +1,35 @@
 // Memory per recipe: a short run of each recipe through the trainer itself (core's Trainer: SFT
-// warm start, then RL iterations), with the peak bytes of GPU storage buffers (the runtime's
-// peakTensorBytes: every tensor and view base `gpu.tensor`/`upload` makes; the pooled staging and
-// cached uniform buffers are not counted) beside recipe/fits.ts's estimate of the same, and the
-// process's host RSS. Each RL iteration is its own window (the peak is reset after each), so the
-// trace also says whether memory grows from one iteration to the next — what a leak looks like —
-// and whether disposing the trainer gives back every buffer it made.
+// warm start, then RL iterations), with the peak bytes of GPU storage buffers the run added (the
+// runtime's peakTensorBytes less what was live before: every tensor and view base
+// `gpu.tensor`/`upload` makes; the pooled staging and cached uniform buffers are not counted) beside
+// recipe/fits.ts's estimate of the same, and the process's host RSS. Each RL iteration is its own
+// window (the peak is reset after each), so the trace also says whether memory grows from one
+// iteration to the next — what a leak looks like — and whether disposing the trainer gives back
+// every buffer it made.
+//
+// Growth is judged between iterations of the same batch shape only: the trainer keeps buffers per
+// shape (rows × training positions) and sweeps the shapes an iteration did not use
+// (util/shape-cache.ts), so an iteration whose longest rollout is longer holds more without
+// leaking. In the first bench run, add-ppo's iteration 4 held 15.6 MiB more than iteration 2 for
+// exactly that reason.
 //
 // RSS is the whole process's (Node, V8's heap, Dawn, and on SwiftShader the device's buffers too),
 // so it is "RSS while this recipe ran", not the recipe's own share.
 
-import { checkRecipeFitsDevice, type Recipe, recipeVocabSize, resolveRecipe, Trainer } from '@horizon/core';
+import { checkRecipeFitsDevice, type Recipe, recipeVocabSize, resolveRecipe, Trainer, trainingLength } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
 import { type BenchRow, makeRow } from './row.ts';
 import type { BenchSection } from './section.ts';
 
 const MiB = 2 ** 20;
 
-/** One RL iteration's window: buffers live at its end, the most live during it, RSS at its end. */
+/** One window: buffers live at its end, the most live during it, RSS at its end, and the batch shape it trained. */
 export interface MemorySample {
   liveTensorBytes: number;
   peakTensorBytes: number;
   rssBytes: number;
+  /** e.g. "64 rollouts × T 16"; empty for the warm start's window. */
+  shape: string;
 }
 
 export interface RecipeMemory {
@@ -30,18 +39,20 @@ export interface RecipeMemory {
   /** The SFT warm start's window, then one per RL iteration. */
   sft: MemorySample;
   iterations: MemorySample[];
+  /** The peak after the last iteration's row: the final evaluation. */
+  tailPeakBytes: number;
 }
 
 /**
- * RSS may rise this much from the second iteration to the last without counting as growth: V8
+ * RSS may rise this much between two iterations of one shape without counting as growth: V8
  * collects its heap when it chooses, so RSS moves by tens of MiB between two identical iterations.
  */
 export const RSS_SLACK_BYTES = 64 * MiB;
 
 /**
  * The bench's recipes: each algorithm family once, shortened (a warm start of a few steps, eval
- * off). PPO's critic warm-up is off, so every iteration runs both updates and iteration 2 is a fair
- * baseline for the later ones.
+ * off). PPO's critic warm-up is off, so every iteration runs both updates and iterations of one
+ * shape are alike.
  */
 const BENCH_RECIPES: readonly { preset: string; sets: string[] }[] = [
   { preset: 'add-ppo', sets: ['rl.criticWarmupSteps=0'] },
@@ -50,14 +61,25 @@ const BENCH_RECIPES: readonly { preset: string; sets: string[] }[] = [
   { preset: 'add-genac', sets: [] },
 ];
 
-/** The recipe as the bench runs it: `sftSteps` warm-start steps, `iterations` RL iterations, no evaluation or checkpoints. */
+/**
+ * The recipe as the bench runs it: `sftSteps` warm-start steps, `iterations` RL iterations, no
+ * periodic evaluation or checkpoints; every rollout handed to onSamples, for the batch shape.
+ */
 export function shortRecipe(preset: string, sftSteps: number, iterations: number, extra: string[] = []): Recipe {
-  const sets = [`sft.steps=${sftSteps}`, `rl.iterations=${iterations}`, 'eval.interval=0', 'eval.heldOutSize=8', 'eval.oodSize=4', ...extra];
+  const sets = [
+    `sft.steps=${sftSteps}`,
+    `rl.iterations=${iterations}`,
+    'eval.interval=0',
+    'eval.heldOutSize=8',
+    'eval.oodSize=4',
+    'log.allSamples=true',
+    ...extra,
+  ];
   return resolveRecipe({ preset, sets }).recipe;
 }
 
 function sample(gpu: Gpu): MemorySample {
-  return { liveTensorBytes: gpu.stats.liveTensorBytes, peakTensorBytes: gpu.stats.peakTensorBytes, rssBytes: process.memoryUsage().rss };
+  return { liveTensorBytes: gpu.stats.liveTensorBytes, peakTensorBytes: gpu.stats.peakTensorBytes, rssBytes: process.memoryUsage().rss, shape: '' };
 }
 
 /** Runs the recipe to its end, sampling at the end of the warm start and of every RL iteration. */
@@ -67,6 +89,7 @@ export async function traceRecipeMemory(gpu: Gpu, recipe: Recipe): Promise<Recip
   const trainer = new Trainer(gpu, recipe);
   let sft: MemorySample | undefined;
   const iterations: MemorySample[] = [];
+  let tailPeakBytes = 0;
   try {
     await trainer.run({
       onMetrics: (phase) => {
@@ -76,33 +99,52 @@ export async function traceRecipeMemory(gpu: Gpu, recipe: Recipe): Promise<Recip
         iterations.push(sample(gpu));
         gpu.resetPeakTensorBytes();
       },
+      // Called after the iteration's metrics row, with every rollout (log.allSamples).
+      onSamples: (phase, _step, samples) => {
+        const last = iterations.at(-1);
+        if (phase !== 'rl' || !last) return;
+        const longest = Math.max(...samples.map((s) => s.sample.tokens.length));
+        last.shape = `${samples.length} rollouts × T ${trainingLength(longest, recipe.model.contextLength)}`;
+      },
     });
+    tailPeakBytes = gpu.stats.peakTensorBytes;
   } finally {
     trainer.dispose();
   }
   if (!sft) throw new Error(`memory bench: ${recipe.name} ran no RL iteration, so there is nothing to compare`);
-  return { baselineBytes, afterDisposeBytes: gpu.stats.liveTensorBytes, sft, iterations };
+  return { baselineBytes, afterDisposeBytes: gpu.stats.liveTensorBytes, sft, iterations, tailPeakBytes };
+}
+
+/** Pairs (first, later) of RL iterations with the same shape, the first iteration left out (it makes the update buffers). */
+export function sameShapePairs(m: RecipeMemory): [number, number][] {
+  const pairs: [number, number][] = [];
+  const firstOfShape = new Map<string, number>();
+  m.iterations.forEach((it, i) => {
+    if (i === 0) return;
+    const first = firstOfShape.get(it.shape);
+    if (first === undefined) firstOfShape.set(it.shape, i);
+    else pairs.push([first, i]);
+  });
+  return pairs;
 }
 
 /**
- * What grew, one sentence each; empty when nothing did. From the second iteration on (the first
- * makes the scoring and update buffers), neither the buffers live at an iteration's end nor its peak
- * may exceed the second iteration's, RSS may not rise by more than RSS_SLACK_BYTES, and disposing
- * the trainer must give back every buffer it made.
+ * What grew, one sentence each; empty when nothing did. Of two iterations with one shape (after
+ * the first), the later may end with no more GPU buffers live, peak no higher, and hold at most
+ * RSS_SLACK_BYTES more RSS; and disposing the trainer must give back every buffer it made.
  */
 export function memoryGrowth(m: RecipeMemory): string[] {
   const problems: string[] = [];
-  if (m.iterations.length < 3) return [`only ${m.iterations.length} RL iterations: growth needs at least 3 to be judged`];
-  const [, second, ...later] = m.iterations;
-  later.forEach((it, i) => {
-    const n = i + 3;
-    if (it.liveTensorBytes > second.liveTensorBytes)
-      problems.push(`iteration ${n} ended with ${bytes(it.liveTensorBytes - second.liveTensorBytes)} more of GPU buffers live than iteration 2`);
-    if (it.peakTensorBytes > second.peakTensorBytes)
-      problems.push(`iteration ${n} peaked ${bytes(it.peakTensorBytes - second.peakTensorBytes)} of GPU buffers above iteration 2`);
-  });
-  const rssRise = m.iterations[m.iterations.length - 1].rssBytes - second.rssBytes;
-  if (rssRise > RSS_SLACK_BYTES) problems.push(`host RSS rose ${(rssRise / MiB).toFixed(0)} MiB from iteration 2 to the last`);
+  for (const [a, b] of sameShapePairs(m)) {
+    const [first, later] = [m.iterations[a], m.iterations[b]];
+    const than = `iteration ${a + 1} (both ${first.shape})`;
+    if (later.liveTensorBytes > first.liveTensorBytes)
+      problems.push(`iteration ${b + 1} ended with ${bytes(later.liveTensorBytes - first.liveTensorBytes)} more of GPU buffers live than ${than}`);
+    if (later.peakTensorBytes > first.peakTensorBytes)
+      problems.push(`iteration ${b + 1} peaked ${bytes(later.peakTensorBytes - first.peakTensorBytes)} of GPU buffers above ${than}`);
+    if (later.rssBytes - first.rssBytes > RSS_SLACK_BYTES)
+      problems.push(`host RSS rose ${((later.rssBytes - first.rssBytes) / MiB).toFixed(0)} MiB from ${than} to iteration ${b + 1}`);
+  }
   if (m.afterDisposeBytes !== m.baselineBytes)
     problems.push(`${bytes(m.afterDisposeBytes - m.baselineBytes)} of GPU buffers were still live after the trainer was disposed`);
   return problems;
@@ -117,8 +159,9 @@ function bytes(n: number): string {
   return Math.abs(n) < MiB ? `${n} bytes` : `${(n / MiB).toFixed(1)} MiB`;
 }
 
+/** The most bytes of GPU buffers the run had live at once beyond what was live before it. */
 export function peakTensorBytes(m: RecipeMemory): number {
-  return Math.max(m.sft.peakTensorBytes, ...m.iterations.map((i) => i.peakTensorBytes));
+  return Math.max(m.sft.peakTensorBytes, m.tailPeakBytes, ...m.iterations.map((i) => i.peakTensorBytes)) - m.baselineBytes;
 }
 
 export function memoryRowNames(recipe: string): { gpu: string; rss: string } {
@@ -141,7 +184,10 @@ export const memorySection: BenchSection = {
       });
       const m = await traceRecipeMemory(ctx.gpu, recipe);
       const problems = memoryGrowth(m);
-      const growth = problems.length === 0 ? `flat over iterations 2–${m.iterations.length}, all given back on dispose` : `grew: ${problems.join('; ')}`;
+      const pairs = sameShapePairs(m).length;
+      const shapes = new Set(m.iterations.slice(1).map((i) => i.shape)).size;
+      const judged = `${pairs} same-shape pair${pairs === 1 ? '' : 's'} of iterations among ${shapes} shape${shapes === 1 ? '' : 's'}`;
+      const growth = problems.length === 0 ? `no growth over ${judged}, all given back on dispose` : `grew (${judged}): ${problems.join('; ')}`;
       const peakRss = Math.max(m.sft.rssBytes, ...m.iterations.map((i) => i.rssBytes));
       rows.push(
         {
