@@ -167,16 +167,23 @@ describe('memory growth', () => {
   it('names each kind of growth: live buffers, the peak, RSS past the slack, and buffers left after dispose', () => {
     const leaking = { ...flat, afterDisposeBytes: 164, iterations: [at(700, 1000, 310), at(800, 1200, 320), at(900, 1200, 330), at(800, 1300, 420)] };
     expect(memoryGrowth(leaking)).toEqual([
-      'iteration 3 ended with 100 bytes more of GPU buffers live than iteration 2 (both 8 rollouts × T 16)',
-      'iteration 4 peaked 100 bytes of GPU buffers above iteration 2 (both 8 rollouts × T 16)',
-      'host RSS rose 100 MiB from iteration 2 (both 8 rollouts × T 16) to iteration 4',
+      'iteration 3 ended with 100 bytes more of GPU buffers live than iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16)',
+      'iteration 4 peaked 100 bytes of GPU buffers above iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16)',
+      'host RSS rose 100 MiB from iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16) to iteration 4',
       '64 bytes of GPU buffers were still live after the trainer was disposed',
     ]);
   });
 
-  it('a longer batch may hold more: only iterations of the same shape are compared', () => {
-    const longer = { ...flat, iterations: [at(700, 1000, 310), at(800, 1200, 320), at(5000, 9000, 400, '8 rollouts × T 24'), at(800, 1200, 330)] };
-    expect(sameShapePairs(longer)).toEqual([[1, 3]]);
-    expect(memoryGrowth(longer)).toEqual([]);
+  it('a longer batch may hold more, and the one after it both shapes: only windows with the same shapes are compared', () => {
+    const T24 = '8 rollouts × T 24';
+    const longer = {
+      ...flat,
+      iterations: [at(700, 1000, 310), at(800, 1200, 320), at(5000, 9000, 400, T24), at(800, 9800, 330), at(800, 1200, 330), at(800, 1300, 330)],
+    };
+    expect(sameShapePairs(longer)).toEqual([
+      [1, 4],
+      [1, 5],
+    ]);
+    expect(memoryGrowth(longer)).toEqual(['iteration 6 peaked 100 bytes of GPU buffers above iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16)']);
   });
 });

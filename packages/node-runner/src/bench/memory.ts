@@ -7,11 +7,14 @@
 // iteration to the next — what a leak looks like — and whether disposing the trainer gives back
 // every buffer it made.
 //
-// Growth is judged between iterations of the same batch shape only: the trainer keeps buffers per
+// Growth is judged between iterations of the same batch shapes only: the trainer keeps buffers per
 // shape (rows × training positions) and sweeps the shapes an iteration did not use
 // (util/shape-cache.ts), so an iteration whose longest rollout is longer holds more without
-// leaking. In the first bench run, add-ppo's iteration 4 held 15.6 MiB more than iteration 2 for
-// exactly that reason.
+// leaking, and the iteration after a change of shape holds both shapes until the sweep. In the
+// first bench runs, add-ppo's iteration 4 ended with 15.6 MiB more live than iteration 2 (a longer
+// batch), and its iteration 5, back at iteration 2's shape after iteration 4's, peaked 55.2 MiB
+// higher (both shapes at once) while ending with the same bytes live. So two windows are compared
+// when they trained the same shape after the same shape.
 //
 // RSS is the whole process's (Node, V8's heap, Dawn, and on SwiftShader the device's buffers too),
 // so it is "RSS while this recipe ran", not the recipe's own share.
@@ -115,14 +118,18 @@ export async function traceRecipeMemory(gpu: Gpu, recipe: Recipe): Promise<Recip
   return { baselineBytes, afterDisposeBytes: gpu.stats.liveTensorBytes, sft, iterations, tailPeakBytes };
 }
 
-/** Pairs (first, later) of RL iterations with the same shape, the first iteration left out (it makes the update buffers). */
+/**
+ * Pairs (first, later) of RL iterations that trained the same shape after the same shape (what
+ * their windows hold), the first iteration left out (it makes the update buffers).
+ */
 export function sameShapePairs(m: RecipeMemory): [number, number][] {
   const pairs: [number, number][] = [];
   const firstOfShape = new Map<string, number>();
   m.iterations.forEach((it, i) => {
     if (i === 0) return;
-    const first = firstOfShape.get(it.shape);
-    if (first === undefined) firstOfShape.set(it.shape, i);
+    const key = `${m.iterations[i - 1].shape}\u0000${it.shape}`;
+    const first = firstOfShape.get(key);
+    if (first === undefined) firstOfShape.set(key, i);
     else pairs.push([first, i]);
   });
   return pairs;
@@ -137,7 +144,7 @@ export function memoryGrowth(m: RecipeMemory): string[] {
   const problems: string[] = [];
   for (const [a, b] of sameShapePairs(m)) {
     const [first, later] = [m.iterations[a], m.iterations[b]];
-    const than = `iteration ${a + 1} (both ${first.shape})`;
+    const than = `iteration ${a + 1} (both ${first.shape} after ${m.iterations[a - 1].shape})`;
     if (later.liveTensorBytes > first.liveTensorBytes)
       problems.push(`iteration ${b + 1} ended with ${bytes(later.liveTensorBytes - first.liveTensorBytes)} more of GPU buffers live than ${than}`);
     if (later.peakTensorBytes > first.peakTensorBytes)
@@ -185,8 +192,8 @@ export const memorySection: BenchSection = {
       const m = await traceRecipeMemory(ctx.gpu, recipe);
       const problems = memoryGrowth(m);
       const pairs = sameShapePairs(m).length;
-      const shapes = new Set(m.iterations.slice(1).map((i) => i.shape)).size;
-      const judged = `${pairs} same-shape pair${pairs === 1 ? '' : 's'} of iterations among ${shapes} shape${shapes === 1 ? '' : 's'}`;
+      const shapes = new Set(m.iterations.map((i) => i.shape)).size;
+      const judged = `${pairs} pair${pairs === 1 ? '' : 's'} of iterations with the same shapes, ${shapes} shape${shapes === 1 ? '' : 's'} in all`;
       const growth = problems.length === 0 ? `no growth over ${judged}, all given back on dispose` : `grew (${judged}): ${problems.join('; ')}`;
       const peakRss = Math.max(m.sft.rssBytes, ...m.iterations.map((i) => i.rssBytes));
       rows.push(
