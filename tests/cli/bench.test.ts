@@ -67,14 +67,16 @@ describe('horizon bench', () => {
         expect(row.ratio).toBeCloseTo((row.ours as number) / row.peer, 9);
       }
     }
-    // The model's nine products and 512³ in three layouts, each beside tfjs (same device) and PyTorch.
+    // The model's nine products beside tfjs (same device) and PyTorch; 512³ in three layouts beside jax-js (same device) too.
     const names = new Set(report.rows.map((row) => row.name));
-    for (const name of ['matmul nt 768×32×128 (mlp.c_fc fwd)', 'matmul tn 13×768×32 (lm_head dW)', 'matmul nn 512×512×512', 'matmul tn 512×512×512']) {
+    const peersOf = (name: string) => report.rows.filter((row) => row.name === name).map((row) => row.peerName?.split(' ')[0]);
+    for (const name of ['matmul nt 768×32×128 (mlp.c_fc fwd)', 'matmul tn 13×768×32 (lm_head dW)']) {
       expect(names).toContain(name);
-      expect(report.rows.filter((row) => row.name === name).map((row) => row.peerName?.split(' ')[0])).toEqual([
-        'tfjs-webgpu',
-        expect.stringMatching(/^pytorch/),
-      ]);
+      expect(peersOf(name)).toEqual(['tfjs-webgpu', expect.stringMatching(/^pytorch/)]);
+    }
+    for (const name of ['matmul nn 512×512×512', 'matmul tn 512×512×512']) {
+      expect(names).toContain(name);
+      expect(peersOf(name)).toEqual(['tfjs-webgpu', 'jax-js-webgpu', expect.stringMatching(/^pytorch/)]);
     }
     expect(
       report.rows.filter((row) => row.peerName?.startsWith('tfjs')).every((row) => row.peer !== null),

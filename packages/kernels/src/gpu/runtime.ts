@@ -22,6 +22,8 @@ export interface GpuStats {
   /** Storage buffers made by `tensor`/`upload` and not yet destroyed, and their bytes (views share their base's). */
   liveTensors: number;
   liveTensorBytes: number;
+  /** The most liveTensorBytes reached since the Gpu was made or `resetPeakTensorBytes` last ran. */
+  peakTensorBytes: number;
 }
 
 /** A binding is a tensor (storage) or a raw buffer (uniform or storage, as the shader declares). */
@@ -42,6 +44,7 @@ export class Gpu {
     pipelinesCompiled: 0,
     liveTensors: 0,
     liveTensorBytes: 0,
+    peakTensorBytes: 0,
   };
   /** Each live storage buffer's size, for liveTensors/liveTensorBytes (a buffer destroyed twice counts once). */
   private readonly liveSizes = new Map<GPUBuffer, number>();
@@ -88,6 +91,7 @@ export class Gpu {
     this.liveSizes.set(buffer, bytes);
     this.stats.liveTensors++;
     this.stats.liveTensorBytes += bytes;
+    this.stats.peakTensorBytes = Math.max(this.stats.peakTensorBytes, this.stats.liveTensorBytes);
     return new Tensor(buffer, [...shape], dtype, label);
   }
 
@@ -140,6 +144,11 @@ export class Gpu {
       this.stats.liveTensorBytes -= bytes;
     }
     tensor.buffer.destroy();
+  }
+
+  /** Starts a new peak window at the bytes live now, so a caller can measure one phase's high-water mark. */
+  resetPeakTensorBytes(): void {
+    this.stats.peakTensorBytes = this.stats.liveTensorBytes;
   }
 
   // ---- shaders -------------------------------------------------------------------------------

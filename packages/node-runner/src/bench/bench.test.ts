@@ -3,6 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { type Ceilings, rooflineGflops } from './ceilings.ts';
+import { memoryGrowth, peakTensorBytes, sameShapePairs } from './memory.ts';
+import { jaxMissing } from './peers/jax.ts';
 import { runTorchPeer } from './peers/pytorch.ts';
 import { tfjsMissing } from './peers/tfjs.ts';
 import { makeRow, withCeiling } from './row.ts';
@@ -98,8 +100,8 @@ describe('bench table', () => {
   });
 
   it('formats numbers to three significant figures, with k/M/G from ten thousand up', () => {
-    const figures = [9_710_703, 12_345, 1234.5, 12.345, 1.2345, 0.012345, null];
-    expect(figures.map(formatNumber)).toEqual(['9.71M', '12.3k', '1235', '12.3', '1.23', '0.0123', '—']);
+    const figures = [9_710_703, 12_345, 1234.5, 12.345, 1.2345, 0.012345, 0, null];
+    expect(figures.map(formatNumber)).toEqual(['9.71M', '12.3k', '1235', '12.3', '1.23', '0.0123', '0', '—']);
   });
 });
 
@@ -125,5 +127,63 @@ describe('tfjs peer', () => {
     expect(tfjsMissing(() => true)).toBeUndefined();
     // Here, a dev install, they are all present.
     expect(tfjsMissing()).toBeUndefined();
+  });
+});
+
+describe('jax-js peer', () => {
+  it('without @jax-js/jax (a dev dependency), it answers "jax-js not installed"; in a dev install it resolves', () => {
+    expect(jaxMissing(() => false)).toBe(
+      'unavailable: jax-js not installed (@jax-js/jax: a dev dependency of @horizon/node-runner; pnpm install without --prod)',
+    );
+    expect(jaxMissing()).toBeUndefined();
+  });
+});
+
+describe('memory growth', () => {
+  const MiB = 2 ** 20;
+  const at = (live: number, peak: number, rss: number, shape = '8 rollouts × T 16') => ({
+    liveTensorBytes: live,
+    peakTensorBytes: peak,
+    rssBytes: rss * MiB,
+    shape,
+  });
+  const flat = {
+    baselineBytes: 100,
+    afterDisposeBytes: 100,
+    sft: at(500, 900, 300, ''),
+    iterations: [at(700, 1000, 310), at(800, 1200, 320), at(800, 1200, 330), at(790, 1100, 300)],
+    tailPeakBytes: 900,
+  };
+
+  it('a trace flat between iterations of one shape, given back on dispose, has nothing to report; its peak is net of the baseline', () => {
+    expect(memoryGrowth(flat)).toEqual([]);
+    expect(sameShapePairs(flat)).toEqual([
+      [1, 2],
+      [1, 3],
+    ]);
+    expect(peakTensorBytes(flat)).toBe(1100);
+  });
+
+  it('names each kind of growth: live buffers, the peak, RSS past the slack, and buffers left after dispose', () => {
+    const leaking = { ...flat, afterDisposeBytes: 164, iterations: [at(700, 1000, 310), at(800, 1200, 320), at(900, 1200, 330), at(800, 1300, 420)] };
+    expect(memoryGrowth(leaking)).toEqual([
+      'iteration 3 ended with 100 bytes more of GPU buffers live than iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16)',
+      'iteration 4 peaked 100 bytes of GPU buffers above iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16)',
+      'host RSS rose 100 MiB from iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16) to iteration 4',
+      '64 bytes of GPU buffers were still live after the trainer was disposed',
+    ]);
+  });
+
+  it('a longer batch may hold more, and the one after it both shapes: only windows with the same shapes are compared', () => {
+    const T24 = '8 rollouts × T 24';
+    const longer = {
+      ...flat,
+      iterations: [at(700, 1000, 310), at(800, 1200, 320), at(5000, 9000, 400, T24), at(800, 9800, 330), at(800, 1200, 330), at(800, 1300, 330)],
+    };
+    expect(sameShapePairs(longer)).toEqual([
+      [1, 4],
+      [1, 5],
+    ]);
+    expect(memoryGrowth(longer)).toEqual(['iteration 6 peaked 100 bytes of GPU buffers above iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16)']);
   });
 });

@@ -1,6 +1,6 @@
 // Matmul rows: our register-blocked kernel (packages/kernels/src/matmul, whatever it is today) in the
-// three layouts at the model's shapes and at n³, beside tfjs on the same device and PyTorch on the
-// CPU, each with its roofline ceiling (ceilings.ts). Every result is checked on sampled entries
+// three layouts at the model's shapes and at n³, beside tfjs and jax-js (512³ only) on the same
+// device and PyTorch on the CPU, each with its roofline ceiling (ceilings.ts). Every result is checked on sampled entries
 // against a float64 dot product before its time is reported, so a broken kernel variant (ours or a
 // peer's) fails the bench instead of winning it.
 //
@@ -8,6 +8,7 @@
 
 import { type Gpu, recordMatmul, SeededRandom } from '@horizon/kernels';
 import { rooflineGflops } from './ceilings.ts';
+import { type JaxPeer, jaxPeer } from './peers/jax.ts';
 import type { TfjsPeer } from './peers/tfjs.ts';
 import { type BenchRow, makeRow, type PeerFigure, withCeiling } from './row.ts';
 import type { BenchSection } from './section.ts';
@@ -16,6 +17,8 @@ import { type TimingOptions, timeGpu, timeRuns } from './timing.ts';
 
 /** tfjs ran 512³ at about 0.5 GFLOP/s here (2 s per 1024³), so it runs up to this size: 512³ and the model's shapes (768 rows). */
 const TFJS_MAX_SIZE = 768;
+/** jax-js ran 512³ at under 1 GFLOP/s here, like tfjs; the brief's comparison is at 512³. */
+const JAX_SIZE = 512;
 const SAMPLES = 32;
 
 export const matmulSection: BenchSection = {
@@ -43,12 +46,25 @@ export const matmulSection: BenchSection = {
       }
     }
 
+    const jaxCases = cases.filter((c) => c.M === JAX_SIZE && c.K === JAX_SIZE && c.N === JAX_SIZE);
+    const jax = new Map<MatmulCase, PeerFigure>();
+    if (jaxCases.length > 0) {
+      const peer = await jaxPeer(ctx.gpu.report);
+      for (const c of jaxCases) {
+        if (typeof peer === 'string') jax.set(c, { name: 'jax-js-webgpu', unavailable: peer });
+        else {
+          ctx.progress(`matmul: jax-js ${matmulCaseName(c)}`);
+          jax.set(c, { name: peer.name, value: await jaxGflops(peer, c, timingFor(c, ctx.quick)) });
+        }
+      }
+    }
+
     const rows: BenchRow[] = [];
     cases.forEach((c, i) => {
       const name = matmulCaseName(c);
       const ceiling = ctx.ceilings ? rooflineGflops(ctx.ceilings, matmulFlops(c), matmulBytes(c)) : 0;
       const torchFigure: PeerFigure = 'unavailable' in torch ? { name: 'pytorch cpu', ...torch } : { name: torch.name, value: torch.matmulGflops[i] };
-      const peers = [tfjs.get(c), torchFigure].filter((p): p is PeerFigure => p !== undefined);
+      const peers = [tfjs.get(c), jax.get(c), torchFigure].filter((p): p is PeerFigure => p !== undefined);
       for (const peer of peers) rows.push(withCeiling(makeRow(name, 'GFLOP/s', ours[i], peer), ceiling));
     });
     const best = ours.indexOf(Math.max(...ours));
@@ -104,6 +120,23 @@ async function tfjsGflops(peer: TfjsPeer, c: MatmulCase, timing: TimingOptions):
     const C = product();
     checkSamples(c, a, b, (await C.data()) as Float32Array, peer.name);
     C.dispose();
+    return matmulFlops(c) / (medianMs / 1000) / 1e9;
+  } finally {
+    A.dispose();
+    B.dispose();
+  }
+}
+
+/** jax-js's `matmul` on transposed views for nt and tn (its kernels read the strides), timed to blockUntilReady. */
+async function jaxGflops(peer: JaxPeer, c: MatmulCase, timing: TimingOptions): Promise<number> {
+  const np = peer.jax.numpy;
+  const { a, b } = operands(c);
+  const A = c.layout === 'tn' ? np.array(a).reshape([c.K, c.M]) : np.array(a).reshape([c.M, c.K]);
+  const B = c.layout === 'nt' ? np.array(b).reshape([c.N, c.K]) : np.array(b).reshape([c.K, c.N]);
+  const product = () => np.matmul(c.layout === 'tn' ? A.ref.transpose() : A.ref, c.layout === 'nt' ? B.ref.transpose() : B.ref);
+  try {
+    const { medianMs } = await timeRuns(async () => (await product().blockUntilReady()).dispose(), timing);
+    checkSamples(c, a, b, (await product().data()) as Float32Array, peer.name);
     return matmulFlops(c) / (medianMs / 1000) / 1e9;
   } finally {
     A.dispose();

@@ -1,5 +1,9 @@
+// The bench's GPU-tier tests (the one bench file vitest.config.ts lists in GPU_TESTS): the RL-kernel
+// rows against their TypeScript reference, and the memory trace of a few tiny training iterations.
+
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
+import { memoryGrowth, peakTensorBytes, sameShapePairs, shortRecipe, traceRecipeMemory } from './memory.ts';
 import { benchRlKernels } from './rl-kernels.ts';
 
 describe('RL-kernel bench rows', () => {
@@ -15,5 +19,20 @@ describe('RL-kernel bench rows', () => {
       expect(row.ratio).toBeCloseTo((row.ours as number) / (row.peer as number), 9);
       expect(row.note).toMatch(/checked to \de-\d+/);
     }
+  });
+});
+
+describe('memory across training iterations', () => {
+  it('five tiny PPO iterations: GPU buffers and host RSS do not grow between iterations of one shape, and dispose gives every buffer back', async () => {
+    const gpu = await testGpu();
+    const m = await traceRecipeMemory(gpu, shortRecipe('tiny', 4, 5, ['rl.promptsPerIteration=8']));
+    expect(m.iterations).toHaveLength(5);
+    // Something was compared: at least two iterations after the first trained the same shape.
+    expect(sameShapePairs(m).length).toBeGreaterThan(0);
+    // The trace really counts: the warm start made buffers, and every iteration held some.
+    expect(m.sft.peakTensorBytes).toBeGreaterThan(m.baselineBytes);
+    for (const it of m.iterations) expect(it.liveTensorBytes).toBeGreaterThan(m.baselineBytes);
+    expect(peakTensorBytes(m)).toBeGreaterThanOrEqual(Math.max(...m.iterations.map((i) => i.liveTensorBytes)) - m.baselineBytes);
+    expect(memoryGrowth(m)).toEqual([]);
   });
 });

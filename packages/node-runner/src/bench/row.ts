@@ -1,9 +1,9 @@
 // One row of the `horizon bench` report. Every figure comes from the run that prints it: ours and
 // the peer's are measured in the same process (or, for PyTorch, the same machine) on the same shapes.
 
-export type BenchUnit = 'GFLOP/s' | 'GB/s' | 'ms' | 'tokens/s' | 'elements/s' | 'episodes/s' | 'requests/s' | 'count';
+export type BenchUnit = 'GFLOP/s' | 'GB/s' | 'ms' | 'tokens/s' | 'elements/s' | 'episodes/s' | 'requests/s' | 'count' | 'MiB';
 
-/** Whether a larger figure is better for a unit ('ms' and 'count' are costs). */
+/** Whether a larger figure is better for a unit ('ms', 'count' and 'MiB' are costs). */
 export const HIGHER_IS_BETTER: Record<BenchUnit, boolean> = {
   'GFLOP/s': true,
   'GB/s': true,
@@ -13,6 +13,7 @@ export const HIGHER_IS_BETTER: Record<BenchUnit, boolean> = {
   'requests/s': true,
   ms: false,
   count: false,
+  MiB: false,
 };
 
 export interface BenchRow {

@@ -5,11 +5,13 @@
 import { ceilingSection } from './ceilings.ts';
 import { hiddenTestFsEpisodesSection } from './hidden-test-fs-episodes.ts';
 import { matmulSection } from './matmul.ts';
+import { memorySection } from './memory.ts';
 import { multiTurnRolloutSection } from './multi-turn-rollout.ts';
 import { ppoIterationSection } from './ppo-iteration.ts';
 import { benchRlKernels } from './rl-kernels.ts';
 import type { BenchSection } from './section.ts';
 import { serveLoadSection } from './serve-load.ts';
+import { shaderF16Section } from './shader-f16.ts';
 import { trainStepSection } from './train-steps.ts';
 
 export type { BenchContext, BenchSection } from './section.ts';
@@ -29,4 +31,6 @@ export const SECTIONS: readonly BenchSection[] = [
   multiTurnRolloutSection,
   hiddenTestFsEpisodesSection,
   serveLoadSection,
+  memorySection,
+  shaderF16Section,
 ];

@@ -34,6 +34,7 @@ export function formatTable(rows: readonly BenchRow[]): string[] {
 /** Three significant figures; thousands and up with an SI suffix (elements/s run to billions). */
 export function formatNumber(x: number | null): string {
   if (x === null || !Number.isFinite(x)) return '—';
+  if (x === 0) return '0';
   const a = Math.abs(x);
   for (const [from, unit, suffix] of [
     [1e9, 1e9, 'G'],

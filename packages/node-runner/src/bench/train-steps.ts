@@ -1,9 +1,11 @@
 // Whole training steps on the bench model: one SFT step (forward, backward, Adam) and one PPO
 // minibatch update (policy and critic, clipped losses, AdamW), ms per step, ours (bench/ours.ts,
-// the trainer's own code) beside tfjs on the same device and PyTorch on the CPU; plus the steps'
+// the trainer's own code) beside tfjs and jax-js on the same device and PyTorch on the CPU; plus the steps'
 // dispatch and submit counts, attention forward+backward and generation throughput.
 
 import { attentionCost, generationTokensPerSecond, ppoStepCost, sftStepCost, stepPositions } from './ours.ts';
+import { jaxPeer } from './peers/jax.ts';
+import { jaxTinyGptStepMs } from './peers/jax-gpt.ts';
 import { tfjsTinyGptStepMs } from './peers/tfjs-gpt.ts';
 import { type BenchRow, makeRow, type PeerFigure } from './row.ts';
 import type { BenchSection } from './section.ts';
@@ -35,6 +37,11 @@ function stepRow(name: string, oursMs: number | null, peer: PeerFigure): BenchRo
 const TFJS_TIMING: Record<'quick' | 'full', TimingOptions> = {
   quick: { warmup: 0, reps: 1 },
   full: { warmup: 0, reps: 3, budgetMs: 30_000 },
+};
+/** jax-js took about 2 s a step here, after a first step (jit's compilation) of about 30 s; its two checked steps are the warm-up. */
+const JAX_TIMING: Record<'quick' | 'full', TimingOptions> = {
+  quick: { warmup: 0, reps: 1 },
+  full: { warmup: 0, reps: 5, budgetMs: 20_000 },
 };
 const TORCH_TIMING: TimingOptions = { warmup: 2, reps: 10, budgetMs: 3_000 };
 const OUR_TIMING: Record<'quick' | 'full', TimingOptions> = {
@@ -73,8 +80,14 @@ export const trainStepSection: BenchSection = {
         typeof peer === 'string'
           ? { name: 'tfjs-webgpu', unavailable: peer }
           : { name: peer.name, value: await tfjsTinyGptStepMs(peer, shape, ctx.quick ? TFJS_TIMING.quick : TFJS_TIMING.full) };
+      ctx.progress('training steps: jax-js tiny GPT (a 30 s jit compile, then about 2 s a step on SwiftShader)');
+      const jaxLoaded = await jaxPeer(ctx.gpu.report);
+      const jax: PeerFigure =
+        typeof jaxLoaded === 'string'
+          ? { name: 'jax-js-webgpu', unavailable: jaxLoaded }
+          : { name: jaxLoaded.name, value: await jaxTinyGptStepMs(jaxLoaded, shape, ctx.quick ? JAX_TIMING.quick : JAX_TIMING.full) };
       rows.push(
-        ...gptStepRows(shape, sft.ms, [tfjs, torchFigure('gptStep')]),
+        ...gptStepRows(shape, sft.ms, [tfjs, jax, torchFigure('gptStep')]),
         makeRow(`SFT step throughput ${describeModelShape(shape)}`, 'tokens/s', tokens / (sft.ms / 1000)),
         makeRow(`dispatches per SFT step ${describeModelShape(shape)}`, 'count', sft.dispatches),
         makeRow(`submits per SFT step ${describeModelShape(shape)}`, 'count', sft.submits),

@@ -1,10 +1,8 @@
 // The WebGPU peer: @tensorflow/tfjs-core + tfjs-backend-webgpu 4.22.0 in this same Node process, on
 // the same device as ours. The backend registers itself at import only if `navigator.gpu` exists
-// (tfjs-backend-webgpu/src/base.ts), and Node 20 has no `navigator`, so a shim holding a Dawn
-// instance goes in first (docs/design.md §8.1). Same device: our provider has already
-// chosen the adapter and, on a machine without a GPU, set VK_ICD_FILENAMES to SwiftShader; a Dawn
-// instance created after that sees the same adapter. `loadTfjs` checks the adapter tfjs got against
-// ours and refuses to compare across devices.
+// (tfjs-backend-webgpu/src/base.ts), and Node 20 has no `navigator`, so the Dawn shim of
+// navigator-gpu.ts goes in first (docs/design.md §8.1). `loadTfjs` checks the adapter tfjs got
+// against ours and refuses to compare across devices.
 //
 // tfjs-core's Node entry (a CommonJS bundle) carries no gradient functions: they exist only in its
 // per-file ES modules (`dist/register_all_gradients.js`), written for bundlers, which Node cannot
@@ -17,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DeviceReport } from '@horizon/kernels';
+import { installNavigatorGpu } from './navigator-gpu.ts';
 
 type Tf = typeof import('@tensorflow/tfjs-core');
 
@@ -73,15 +72,7 @@ async function start(ours: DeviceReport): Promise<TfjsPeer> {
   }
   const missing = tfjsMissing();
   if (missing) throw new PeerUnavailable(missing);
-  const dawn = (await import('webgpu')) as unknown as { create(flags: string[]): GPU; globals: Record<string, unknown> };
-  Object.assign(globalThis, dawn.globals);
-  // navigator.gpu keeps the instance alive for the rest of the process: Dawn stops serving an
-  // instance's events once it is garbage-collected (see gpu/runtime.ts).
-  const instance = dawn.create([]);
-  const g = globalThis as { navigator?: object };
-  g.navigator ??= {};
-  Object.defineProperty(g.navigator, 'gpu', { value: instance, configurable: true });
-  if (!('userAgent' in g.navigator)) Object.defineProperty(g.navigator, 'userAgent', { value: 'node', configurable: true });
+  await installNavigatorGpu();
 
   const tf = await bundleTfjs();
   // Keep every op on the GPU: by default tfjs runs ops whose inputs still sit on the CPU there.
