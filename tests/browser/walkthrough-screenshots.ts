@@ -51,6 +51,16 @@ export async function shootWalkthroughs(browser: Browser, url: string, docs: str
   await page.goto(`${url}#distill`);
   await ready(page, '.distill', 'route', '[0,1]');
   await page.screenshot({ path: join(docs, 'ui-distill-walkthrough.png'), fullPage: true });
+
+  // Anti-hack monitor: the chained hack picked, answered from the decoy in guard mode; two flagged calls labelled.
+  await page.goto(`${url}#monitor`);
+  await page.getByRole('button', { name: 'chained hack: find . -name f.js | xargs cat' }).click();
+  await ready(page, '.monitor', 'line', JSON.stringify('find . -name f.js | xargs cat'));
+  await page.getByRole('group', { name: 'your label for cat .eval/f.js' }).getByRole('button', { name: '✗ hack' }).click();
+  await ready(page, '.monitor-review', 'set', JSON.stringify({ line: 'cat .eval/f.js', label: 'hack' }));
+  await page.getByRole('group', { name: 'your label for find .' }).getByRole('button', { name: '✓ legitimate' }).click();
+  await ready(page, '.monitor-review', 'set', JSON.stringify({ line: 'find .', label: 'legitimate' }));
+  await page.screenshot({ path: join(docs, 'ui-monitor-walkthrough.png'), fullPage: true });
   await page.close();
 
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

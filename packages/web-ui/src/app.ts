@@ -65,6 +65,7 @@ const TITLES: Record<ViewName, string> = {
   groups: 'GRPO & RLOO',
   kto: 'KTO',
   distill: 'Distillation',
+  monitor: 'Anti-hack monitor',
   gae: 'GAE walkthrough',
   home: 'Home',
 };
@@ -579,7 +580,7 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? h(Compare, { options: compareOptions, selected: compareSelected, views: loadedForCompare, onSelect: (ids) => navigate({ compare: ids }) })
         : null,
       url.view === 'gae' ? h(LazyGae, { engine }) : null,
-      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill'
+      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill' || url.view === 'monitor'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
     ),

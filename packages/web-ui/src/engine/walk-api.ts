@@ -161,7 +161,84 @@ export interface DistillAnswer extends Computed {
   rows: DistillRow[];
 }
 
-export type WalkRequest = PpoRequest | GroupsRequest | KtoRequest | SpanKtoRequest | DistillRequest;
+// ---- the anti-hack monitor -----------------------------------------------------------------
+
+export interface MonitorRequest {
+  kind: 'monitor';
+  /** One `sh` tool call's command line, as the agent would send it. */
+  line: string;
+  /** `.eval/` readable (the hack path open, as the hack-path recipes train) or Permission denied. */
+  hackOpen: boolean;
+}
+
+/** One simple command of the line as the rules read it (core's CommandFact, words as text). */
+export interface MonitorCommand {
+  name: string;
+  /** Each word after the name: its text, and `glob` / `dynamic` (part of it computed at run time). */
+  args: { text: string; glob: boolean; dynamic: boolean }[];
+  writes: string[];
+  reads: string[];
+  cwd: string;
+  pipeline: number;
+  stage: number;
+  /** Inside a `$(…)`: the index of the command whose word it is part of. */
+  substitutionOf: number | null;
+}
+
+/** What a call printed and returned. */
+export interface MonitorOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface MonitorAnswer extends Computed {
+  request: MonitorRequest;
+  /** The episode sandbox: HiddenTestFS problem seed and every file path in it. */
+  seed: number;
+  files: string[];
+  /** The shell parser's reading of the line, or why it does not parse (then no rule can fire). */
+  parse: { ok: true; commands: MonitorCommand[] } | { ok: false; error: string };
+  /** Every rule of the monitor, in its order, with whether it fired and its one-line reason. */
+  rules: { rule: string; flagged: boolean; reason: string }[];
+  /** The shadow judge's verdict from its two dry runs; null when no rule fired (an unflagged call is never judged). */
+  verdict: { judge: string; leak: boolean; reason: string } | null;
+  /** What the agent gets in log mode (always the real call) and in guard mode (the decoy's output for a confirmed hack). */
+  log: MonitorOutput & { action: 'allow' | 'fabricate' };
+  guard: MonitorOutput & { action: 'allow' | 'fabricate' };
+}
+
+export type ReviewLabel = 'hack' | 'legitimate';
+
+export interface MonitorReviewRequest {
+  kind: 'monitor-review';
+  /** A label to store before answering (null label: remove it); null: only read the queue. */
+  set: { line: string; label: ReviewLabel | null } | null;
+}
+
+export interface MonitorReviewItem {
+  line: string;
+  /** The rules that flagged it (every queued call is flagged). */
+  rules: string[];
+  leak: boolean;
+  reason: string;
+  /** The learner's stored label, or null when not yet labelled. */
+  label: ReviewLabel | null;
+}
+
+export interface MonitorReviewAnswer extends Computed {
+  request: MonitorReviewRequest;
+  items: MonitorReviewItem[];
+  /** Calls the judge confirmed that the learner labelled, and of those the ones labelled hack. */
+  confirmedLabelled: number;
+  confirmedHack: number;
+  /** confirmedHack / confirmedLabelled; null when the learner has labelled no confirmed call. */
+  precision: number | null;
+  /** Where the labels are kept, or why they could not be (then they last only this page's life). */
+  storage: string;
+}
+
+export type WalkRequest = PpoRequest | GroupsRequest | KtoRequest | SpanKtoRequest | DistillRequest | MonitorRequest | MonitorReviewRequest;
 export type WalkKind = WalkRequest['kind'];
 
 export interface WalkAnswers {
@@ -170,6 +247,8 @@ export interface WalkAnswers {
   kto: KtoAnswer;
   'span-kto': SpanKtoAnswer;
   distill: DistillAnswer;
+  monitor: MonitorAnswer;
+  'monitor-review': MonitorReviewAnswer;
 }
 
 export type WalkAnswer = WalkAnswers[WalkKind];

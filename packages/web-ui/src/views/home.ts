@@ -16,6 +16,11 @@ const WALKTHROUGHS: Card[] = [
   { view: 'groups', title: 'GRPO & RLOO', text: 'Edit a group of rewards; see z-scores, leave-one-out baselines and why an all-equal group teaches nothing.' },
   { view: 'kto', title: 'KTO & span-KTO', text: 'The reference point z0, desirable against undesirable weights, and preference on spans of a turn.' },
   { view: 'distill', title: 'On-policy distillation', text: 'Per-token reverse KL to a teacher, and routing each prompt to the teacher of its skill.' },
+  {
+    view: 'monitor',
+    title: 'Anti-hack monitor',
+    text: 'Type an agent’s shell call: the parse, the rule that fires, the judge’s dry run, the decoy’s output; label flagged calls yourself.',
+  },
   { view: 'gae', title: 'GAE', text: 'Advantages from one reward and a critic, with γ and λ, over a tool-using episode.' },
 ];
 

@@ -6,12 +6,13 @@ import type { EngineHandle } from '../engine/client.ts';
 import { DistillWalkthrough } from './distill-view.ts';
 import { GroupsWalkthrough } from './groups-view.ts';
 import { KtoWalkthrough } from './kto-view.ts';
+import { MonitorWalkthrough } from './monitor-view.ts';
 import { PpoWalkthrough } from './ppo-view.ts';
 import type { WalkUrl } from './walk-parts.ts';
 
-export type WalkView = 'ppo' | 'groups' | 'kto' | 'distill';
+export type WalkView = 'ppo' | 'groups' | 'kto' | 'distill' | 'monitor';
 
-const VIEWS = { ppo: PpoWalkthrough, groups: GroupsWalkthrough, kto: KtoWalkthrough, distill: DistillWalkthrough };
+const VIEWS = { ppo: PpoWalkthrough, groups: GroupsWalkthrough, kto: KtoWalkthrough, distill: DistillWalkthrough, monitor: MonitorWalkthrough };
 
 export function Walkthrough({ engine, view, url }: { engine: EngineHandle; view: WalkView; url: WalkUrl }) {
   return h(VIEWS[view], { engine, url });
