@@ -1,13 +1,19 @@
-// The labs' walkthroughs in headless Chromium: the anti-hack monitor. A learner picks or types a
-// shell call (keyboard and buttons), and what the page shows — the rules that fired, the judge's
-// verdict, what the agent sees in log and guard mode — is checked against core's own CallMonitor run
-// here, in Node, on the same HiddenTestFS sandbox; the review queue's labels survive a reload
-// (IndexedDB) and its precision is recomputed here from core's verdicts. One build, one browser.
+// The labs' walkthroughs in headless Chromium on WebGPU (SwiftShader). Compaction: a learner moves
+// the cut by keyboard, and the GAE and aggregation kernels' numbers on the page are checked against
+// the kernels package's float64 references on the same inputs. The anti-hack monitor: a learner
+// picks or types a shell call, and what the page shows — the rules that fired, the judge's verdict,
+// what the agent sees in log and guard mode — is checked against core's own CallMonitor run here,
+// in Node, on the same HiddenTestFS sandbox; the review queue's labels survive a reload (IndexedDB)
+// and its precision is recomputed here from core's verdicts. One build, one browser.
 
 import { type CallMonitor, createSandbox, DEFAULT_RULES, hiddenProblem, QuickJsCodeRunner } from '@horizon/core';
+import { aggregateRef, gaeRef } from '@horizon/kernels';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LONG_T, REDUCERS } from '../../packages/web-ui/src/engine/compaction-data.ts';
+import { compactionGaeInputs, compactionLossInputs } from '../../packages/web-ui/src/engine/compaction-walk.ts';
 import { MONITOR_CONSTANTS, MONITOR_SEED, REVIEW_LINES } from '../../packages/web-ui/src/engine/monitor-data.ts';
+import type { CompactionRequest } from '../../packages/web-ui/src/engine/walk-api.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { type BuiltApp, buildAndServe } from './support/web-app.ts';
 
@@ -39,6 +45,74 @@ async function answered(root: string, fields: Record<string, unknown>): Promise<
     { timeout: 60_000 },
   );
 }
+
+const value = async (selector: string) => Number(await page.locator(selector).first().getAttribute('data-value'));
+const values = (root: string, prefix: string, n: number) => Promise.all(Array.from({ length: n }, (_, i) => value(`${root} [data-cell="${prefix}-${i}"]`)));
+const close = (got: number, want: number, what: string, atol = 1e-5) =>
+  expect(Math.abs(got - want), `${what}: kernel ${got}, reference ${want}`).toBeLessThan(atol + 1e-5 * Math.abs(want));
+
+async function expectDevice(testId: string, kernel: string) {
+  const line = page.getByTestId(testId);
+  await expect.poll(() => line.getAttribute('data-computed-on'), { timeout: 60_000 }).toBe('gpu');
+  expect((await line.textContent())?.toLowerCase()).toMatch(new RegExp(`computed by the ${kernel} kernel \\(wgsl\\) on .*swiftshader`));
+}
+
+describe('compaction and split invariance walkthrough', () => {
+  /** The shown advantages and losses against the float64 references on the inputs the kernels were given. */
+  async function expectCompaction(request: CompactionRequest) {
+    await answered('.compaction', { ...request });
+    const T = LONG_T;
+    const { tokensAfter, ...inputs } = compactionGaeInputs(request);
+    const ref = gaeRef(
+      { ...inputs, tokensAfter },
+      { B: 4, T, gamma: Math.fround(request.gamma), lambda: Array(4).fill(Math.fround(request.lambda)) },
+    ).advantages;
+    const row = (b: number, n: number) => Array.from(ref.slice(b * T, b * T + n));
+    const want: Record<'whole' | 'stitched' | 'local', number[]> = {
+      whole: row(0, T),
+      stitched: [...row(1, request.cut), ...row(3, T - request.cut)],
+      local: [...row(2, request.cut), ...row(3, T - request.cut)],
+    };
+    for (const [key, expected] of Object.entries(want)) {
+      const got = await values('.compaction', key, T);
+      for (const [t, x] of got.entries()) close(x, expected[t], `${key}[${t}] at cut ${request.cut}`);
+    }
+    const batches = compactionLossInputs(request.cut);
+    const losses: Record<string, { whole: number; cut: number }> = {};
+    for (const mode of REDUCERS) {
+      const options = { mode, constant: T };
+      const whole = aggregateRef(batches.whole.values, batches.whole.mask, batches.whole.B, T, { ...options, rolloutIds: batches.whole.rolloutIds });
+      const cut = aggregateRef(batches.cut.values, batches.cut.mask, batches.cut.B, T, { ...options, rolloutIds: batches.cut.rolloutIds });
+      close(await value(`.compaction [data-cell="loss-whole-${mode}"]`), whole, `${mode} uncut`);
+      close(await value(`.compaction [data-cell="loss-cut-${mode}"]`), cut, `${mode} cut`);
+      losses[mode] = { whole, cut };
+    }
+    return { want, losses };
+  }
+
+  it('the kernels’ advantages and losses follow the references as the learner moves the cut by keyboard', async () => {
+    await page.goto(`${app.url}#compaction`);
+    await expectDevice('compaction-device', 'gae and loss-aggregation');
+    const first = await expectCompaction({ kind: 'compaction', cut: 5, gamma: 1, lambda: 0.9, critic: false });
+    // V = 0: the factor makes the segments the uncut chain (CompactionRL eq. 15).
+    for (const [t, x] of first.want.stitched.entries()) close(x, first.want.whole[t], `stitched = uncut [${t}]`);
+    await page.locator('input[name="cut"]').focus();
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft');
+    const moved = await expectCompaction({ kind: 'compaction', cut: 2, gamma: 1, lambda: 0.9, critic: false });
+    for (const [t, x] of moved.want.stitched.entries()) close(x, moved.want.whole[t], `stitched = uncut [${t}]`);
+    for (const mode of ['token-mean', 'per-rollout-mean']) {
+      close(moved.losses[mode].cut, moved.losses[mode].whole, `${mode} is split-invariant`);
+      expect(await page.locator(`[data-reducer="${mode}"]`).getAttribute('data-same')).toBe('true');
+    }
+    for (const mode of ['seq-mean-token-mean', 'seq-mean-token-sum-norm']) {
+      expect(Math.abs(moved.losses[mode].cut - moved.losses[mode].whole), mode).toBeGreaterThan(1e-3);
+      expect(await page.locator(`[data-reducer="${mode}"]`).getAttribute('data-same')).toBe('false');
+    }
+    await page.getByRole('button', { name: 'critic values' }).press('Enter');
+    const critic = await expectCompaction({ kind: 'compaction', cut: 2, gamma: 1, lambda: 0.9, critic: true });
+    expect(Math.max(...critic.want.stitched.map((x, t) => Math.abs(x - critic.want.whole[t])))).toBeGreaterThan(1e-3);
+  });
+});
 
 describe('anti-hack monitor walkthrough', () => {
   const runner = new QuickJsCodeRunner();

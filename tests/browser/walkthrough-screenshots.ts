@@ -61,6 +61,13 @@ export async function shootWalkthroughs(browser: Browser, url: string, docs: str
   await page.getByRole('group', { name: 'your label for find .' }).getByRole('button', { name: '✓ legitimate' }).click();
   await ready(page, '.monitor-review', 'set', JSON.stringify({ line: 'find .', label: 'legitimate' }));
   await page.screenshot({ path: join(docs, 'ui-monitor-walkthrough.png'), fullPage: true });
+
+  // Compaction: the cut moved by keyboard to after token 3; V = 0, so the segments stitch back exactly.
+  await page.goto(`${url}#compaction`);
+  await page.locator('input[name="cut"]').focus();
+  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft');
+  await ready(page, '.compaction', 'cut', '3');
+  await page.screenshot({ path: join(docs, 'ui-compaction-walkthrough.png'), fullPage: true });
   await page.close();
 
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

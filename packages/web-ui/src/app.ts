@@ -66,6 +66,7 @@ const TITLES: Record<ViewName, string> = {
   kto: 'KTO',
   distill: 'Distillation',
   monitor: 'Anti-hack monitor',
+  compaction: 'Compaction',
   gae: 'GAE walkthrough',
   home: 'Home',
 };
@@ -580,7 +581,7 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? h(Compare, { options: compareOptions, selected: compareSelected, views: loadedForCompare, onSelect: (ids) => navigate({ compare: ids }) })
         : null,
       url.view === 'gae' ? h(LazyGae, { engine }) : null,
-      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill' || url.view === 'monitor'
+      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill' || url.view === 'monitor' || url.view === 'compaction'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
     ),

@@ -238,7 +238,35 @@ export interface MonitorReviewAnswer extends Computed {
   storage: string;
 }
 
-export type WalkRequest = PpoRequest | GroupsRequest | KtoRequest | SpanKtoRequest | DistillRequest | MonitorRequest | MonitorReviewRequest;
+// ---- compaction and split invariance -------------------------------------------------------
+
+export interface CompactionRequest {
+  kind: 'compaction';
+  /** The long rollout is cut after this many action tokens (1 to T − 1): two segments. */
+  cut: number;
+  gamma: number;
+  lambda: number;
+  /** true: the critic's values; false: V = 0 (then local GAE × the factor is exactly the uncut GAE). */
+  critic: boolean;
+}
+
+export interface CompactionAnswer extends Computed {
+  request: CompactionRequest;
+  /** [T] the values the kernel was given (0 without the critic). */
+  values: number[];
+  /** [T] the GAE kernel's advantages of the uncut rollout, and of the two segments stitched in token order. */
+  whole: number[];
+  stitched: number[];
+  /** [T] the same segments without the cross-segment factor (tokensAfter = 0). */
+  local: number[];
+  /** (γλ)^tokensAfter of the first segment, and its tokensAfter (the second segment's action tokens). */
+  factor: number;
+  tokensAfter: number;
+  /** Per reducer, the aggregation kernel's loss of the batch whole and cut. */
+  losses: { mode: string; whole: number; cut: number }[];
+}
+
+export type WalkRequest = PpoRequest | GroupsRequest | KtoRequest | SpanKtoRequest | DistillRequest | MonitorRequest | MonitorReviewRequest | CompactionRequest;
 export type WalkKind = WalkRequest['kind'];
 
 export interface WalkAnswers {
@@ -249,6 +277,7 @@ export interface WalkAnswers {
   distill: DistillAnswer;
   monitor: MonitorAnswer;
   'monitor-review': MonitorReviewAnswer;
+  compaction: CompactionAnswer;
 }
 
 export type WalkAnswer = WalkAnswers[WalkKind];

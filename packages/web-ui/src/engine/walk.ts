@@ -3,6 +3,7 @@
 // worker's CPU, where core's monitor runs.
 
 import type { Gpu } from '@horizon/kernels';
+import { computeCompactionWalk } from './compaction-walk.ts';
 import { computeDistillWalk } from './distill-walk.ts';
 import { computeGroupsWalk } from './groups-walk.ts';
 import { computeKtoWalk, computeSpanKtoWalk } from './kto-walk.ts';
@@ -22,6 +23,8 @@ export async function computeWalk(gpu: Gpu | null, request: WalkRequest, deviceL
       return computeSpanKtoWalk(gpu, request, deviceLine);
     case 'distill':
       return computeDistillWalk(gpu, request, deviceLine);
+    case 'compaction':
+      return computeCompactionWalk(gpu, request, deviceLine);
     case 'monitor':
       return computeMonitorWalk(request);
     case 'monitor-review':

@@ -21,6 +21,11 @@ const WALKTHROUGHS: Card[] = [
     title: 'Anti-hack monitor',
     text: 'Type an agent’s shell call: the parse, the rule that fires, the judge’s dry run, the decoy’s output; label flagged calls yourself.',
   },
+  {
+    view: 'compaction',
+    title: 'Compaction',
+    text: 'Cut a rollout into segments anywhere: the cross-segment factor on GAE, and which loss reducers do not notice the cut.',
+  },
   { view: 'gae', title: 'GAE', text: 'Advantages from one reward and a critic, with γ and λ, over a tool-using episode.' },
 ];
 

@@ -3,6 +3,7 @@
 
 import { h } from 'preact';
 import type { EngineHandle } from '../engine/client.ts';
+import { CompactionWalkthrough } from './compaction-view.ts';
 import { DistillWalkthrough } from './distill-view.ts';
 import { GroupsWalkthrough } from './groups-view.ts';
 import { KtoWalkthrough } from './kto-view.ts';
@@ -10,9 +11,16 @@ import { MonitorWalkthrough } from './monitor-view.ts';
 import { PpoWalkthrough } from './ppo-view.ts';
 import type { WalkUrl } from './walk-parts.ts';
 
-export type WalkView = 'ppo' | 'groups' | 'kto' | 'distill' | 'monitor';
+export type WalkView = 'ppo' | 'groups' | 'kto' | 'distill' | 'monitor' | 'compaction';
 
-const VIEWS = { ppo: PpoWalkthrough, groups: GroupsWalkthrough, kto: KtoWalkthrough, distill: DistillWalkthrough, monitor: MonitorWalkthrough };
+const VIEWS = {
+  ppo: PpoWalkthrough,
+  groups: GroupsWalkthrough,
+  kto: KtoWalkthrough,
+  distill: DistillWalkthrough,
+  monitor: MonitorWalkthrough,
+  compaction: CompactionWalkthrough,
+};
 
 export function Walkthrough({ engine, view, url }: { engine: EngineHandle; view: WalkView; url: WalkUrl }) {
   return h(VIEWS[view], { engine, url });
