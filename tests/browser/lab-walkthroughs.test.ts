@@ -7,12 +7,13 @@
 // and its precision is recomputed here from core's verdicts. One build, one browser.
 
 import { type CallMonitor, createSandbox, DEFAULT_RULES, hiddenProblem, QuickJsCodeRunner } from '@horizon/core';
-import { aggregateRef, gaeRef } from '@horizon/kernels';
+import { aggregateRef, gaeRef, opidRef } from '@horizon/kernels';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LONG_T, REDUCERS } from '../../packages/web-ui/src/engine/compaction-data.ts';
 import { compactionGaeInputs, compactionLossInputs } from '../../packages/web-ui/src/engine/compaction-walk.ts';
 import { MONITOR_CONSTANTS, MONITOR_SEED, REVIEW_LINES } from '../../packages/web-ui/src/engine/monitor-data.ts';
+import { OPID_EPISODE } from '../../packages/web-ui/src/engine/opid-data.ts';
 import type { CompactionRequest } from '../../packages/web-ui/src/engine/walk-api.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { type BuiltApp, buildAndServe } from './support/web-app.ts';
@@ -111,6 +112,63 @@ describe('compaction and split invariance walkthrough', () => {
     await page.getByRole('button', { name: 'critic values' }).press('Enter');
     const critic = await expectCompaction({ kind: 'compaction', cut: 2, gamma: 1, lambda: 0.9, critic: true });
     expect(Math.max(...critic.want.stitched.map((x, t) => Math.abs(x - critic.want.whole[t])))).toBeGreaterThan(1e-3);
+  });
+});
+
+describe('OPID skill Δ walkthrough', () => {
+  const A = OPID_EPISODE.filter((p) => p.kind === 'action').reduce((n, p) => n + p.text.length, 0);
+  const steps = OPID_EPISODE.filter((p) => p.kind === 'action').flatMap((p, step) => Array.from(p.text, () => step));
+
+  /** The shown log-probs, and the kernel's Δ and advantages against opidRef on them. */
+  async function expectOpid(request: { routing: string; coef: number; grpo: number }) {
+    await answered('.opid', request);
+    const [original, augmented, delta, advantage] = await Promise.all(['original', 'augmented', 'delta', 'advantage'].map((row) => values('.opid', row, A)));
+    for (const x of [...original, ...augmented]) expect(Number.isFinite(x) && x < 0, `log-prob ${x}`).toBe(true);
+    const scored = augmented.some((x, k) => x !== original[k]) ? 1 : 0;
+    const ref = opidRef(
+      {
+        episodeAdvantages: Array(A).fill(Math.fround(request.grpo)),
+        augmentedLogp: augmented,
+        originalLogp: original,
+        mask: Array(A).fill(1),
+        skillWeight: [scored],
+      },
+      A,
+      Math.fround(request.coef),
+    );
+    for (let k = 0; k < A; k++) {
+      close(delta[k], ref.delta[k], `Δ[${k}]`);
+      close(advantage[k], ref.advantages[k], `Â[${k}]`);
+    }
+    return { original, augmented, delta };
+  }
+
+  it('a forward pass on the page’s device scores each step with its routed skill; Δ and the advantage follow the reference', async () => {
+    await page.goto(`${app.url}#opid`);
+    await expectDevice('opid-device', 'gpt forward and distillation');
+    expect(await page.getByTestId('opid-model').textContent()).toContain('fresh weights');
+    const route = await expectOpid({ routing: 'route', coef: 0.5, grpo: 0.5 });
+    expect(
+      route.delta.some((d) => d !== 0),
+      'a skill moves some log-prob',
+    ).toBe(true);
+
+    await page.getByRole('button', { name: 'global only' }).press('Enter');
+    const global = await expectOpid({ routing: 'global-only', coef: 0.5, grpo: 0.5 });
+    // Same plain context, same model: the unskilled log-probs do not depend on the routing.
+    expect(global.original).toEqual(route.original);
+    // Step 0 sees the global skill under both modes; step 1 sees the step skill only under route.
+    for (let k = 0; k < A; k++) if (steps[k] === 0) expect(global.augmented[k], `step 0 token ${k}`).toBe(route.augmented[k]);
+    expect(steps.some((s, k) => s === 1 && global.augmented[k] !== route.augmented[k])).toBe(true);
+
+    await page.getByRole('button', { name: 'none (no skill)' }).press('Enter');
+    const none = await expectOpid({ routing: 'none', coef: 0.5, grpo: 0.5 });
+    expect(none.delta.every((d) => d === 0)).toBe(true);
+
+    await page.getByRole('button', { name: 'route: step skill at the critical step, global elsewhere' }).press('Enter');
+    await page.locator('input[name="coef"]').focus();
+    for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+    await expectOpid({ routing: 'route', coef: 0.7, grpo: 0.5 });
   });
 });
 

@@ -68,6 +68,11 @@ export async function shootWalkthroughs(browser: Browser, url: string, docs: str
   for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft');
   await ready(page, '.compaction', 'cut', '3');
   await page.screenshot({ path: join(docs, 'ui-compaction-walkthrough.png'), fullPage: true });
+
+  // OPID: routed skills (the default), the forward pass's per-token Δ strip and the advantage it adds.
+  await page.goto(`${url}#opid`);
+  await ready(page, '.opid', 'routing', '"route"');
+  await page.screenshot({ path: join(docs, 'ui-opid-walkthrough.png'), fullPage: true });
   await page.close();
 
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

@@ -67,6 +67,7 @@ const TITLES: Record<ViewName, string> = {
   distill: 'Distillation',
   monitor: 'Anti-hack monitor',
   compaction: 'Compaction',
+  opid: 'OPID Δ',
   gae: 'GAE walkthrough',
   home: 'Home',
 };
@@ -581,7 +582,13 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? h(Compare, { options: compareOptions, selected: compareSelected, views: loadedForCompare, onSelect: (ids) => navigate({ compare: ids }) })
         : null,
       url.view === 'gae' ? h(LazyGae, { engine }) : null,
-      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill' || url.view === 'monitor' || url.view === 'compaction'
+      url.view === 'ppo' ||
+        url.view === 'groups' ||
+        url.view === 'kto' ||
+        url.view === 'distill' ||
+        url.view === 'monitor' ||
+        url.view === 'compaction' ||
+        url.view === 'opid'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
     ),

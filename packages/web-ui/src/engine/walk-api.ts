@@ -266,7 +266,45 @@ export interface CompactionAnswer extends Computed {
   losses: { mode: string; whole: number; cut: number }[];
 }
 
-export type WalkRequest = PpoRequest | GroupsRequest | KtoRequest | SpanKtoRequest | DistillRequest | MonitorRequest | MonitorReviewRequest | CompactionRequest;
+// ---- OPID's skill Δ -------------------------------------------------------------------------
+
+export interface OpidRequest {
+  kind: 'opid';
+  /** route, concat, global-only, step-only (core's modes) or none. */
+  routing: 'route' | 'concat' | 'global-only' | 'step-only' | 'none';
+  /** w, the weight of Δ in the advantage. */
+  coef: number;
+  /** The rollout's group-relative advantage Â^GRPO, the same on every token. */
+  grpo: number;
+}
+
+export interface OpidAnswer extends Computed {
+  request: OpidRequest;
+  /** [A] the episode's action tokens (characters) and the step each belongs to. */
+  tokens: { text: string; step: number }[];
+  /** Per step, the skill text placed after the prompt and before the step (null: none). */
+  injections: { afterPrompt: string | null; beforeStep: string | null }[];
+  /** [A] the forward pass's log π(a_t | context) and log π(a_t | context + skill); equal where not scored. */
+  originalLogp: number[];
+  augmentedLogp: number[];
+  scored: number[];
+  /** [A] the distillation kernel's Δ_t and Â_t = Â^GRPO + coef·Δ_t. */
+  delta: number[];
+  advantages: number[];
+  /** The model that scored, in words. */
+  model: string;
+}
+
+export type WalkRequest =
+  | PpoRequest
+  | GroupsRequest
+  | KtoRequest
+  | SpanKtoRequest
+  | DistillRequest
+  | MonitorRequest
+  | MonitorReviewRequest
+  | CompactionRequest
+  | OpidRequest;
 export type WalkKind = WalkRequest['kind'];
 
 export interface WalkAnswers {
@@ -278,6 +316,7 @@ export interface WalkAnswers {
   monitor: MonitorAnswer;
   'monitor-review': MonitorReviewAnswer;
   compaction: CompactionAnswer;
+  opid: OpidAnswer;
 }
 
 export type WalkAnswer = WalkAnswers[WalkKind];

@@ -8,6 +8,7 @@ import { computeDistillWalk } from './distill-walk.ts';
 import { computeGroupsWalk } from './groups-walk.ts';
 import { computeKtoWalk, computeSpanKtoWalk } from './kto-walk.ts';
 import { computeMonitorReview, computeMonitorWalk } from './monitor-walk.ts';
+import { computeOpidWalk } from './opid-walk.ts';
 import { computePpoWalk } from './ppo-walk.ts';
 import type { WalkAnswer, WalkRequest } from './walk-api.ts';
 
@@ -25,6 +26,8 @@ export async function computeWalk(gpu: Gpu | null, request: WalkRequest, deviceL
       return computeDistillWalk(gpu, request, deviceLine);
     case 'compaction':
       return computeCompactionWalk(gpu, request, deviceLine);
+    case 'opid':
+      return computeOpidWalk(gpu, request, deviceLine);
     case 'monitor':
       return computeMonitorWalk(request);
     case 'monitor-review':

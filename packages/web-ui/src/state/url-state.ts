@@ -14,6 +14,7 @@ export const VIEWS = [
   'distill',
   'monitor',
   'compaction',
+  'opid',
   'gae',
   'home',
 ] as const;

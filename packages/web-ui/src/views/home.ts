@@ -26,6 +26,11 @@ const WALKTHROUGHS: Card[] = [
     title: 'Compaction',
     text: 'Cut a rollout into segments anywhere: the cross-segment factor on GAE, and which loss reducers do not notice the cut.',
   },
+  {
+    view: 'opid',
+    title: 'OPID’s skill Δ',
+    text: 'A real forward pass with and without an injected skill: per-token Δ, the routing switch, and the advantage coef·Δ adds.',
+  },
   { view: 'gae', title: 'GAE', text: 'Advantages from one reward and a critic, with γ and λ, over a tool-using episode.' },
 ];
 

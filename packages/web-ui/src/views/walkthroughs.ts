@@ -8,10 +8,11 @@ import { DistillWalkthrough } from './distill-view.ts';
 import { GroupsWalkthrough } from './groups-view.ts';
 import { KtoWalkthrough } from './kto-view.ts';
 import { MonitorWalkthrough } from './monitor-view.ts';
+import { OpidWalkthrough } from './opid-view.ts';
 import { PpoWalkthrough } from './ppo-view.ts';
 import type { WalkUrl } from './walk-parts.ts';
 
-export type WalkView = 'ppo' | 'groups' | 'kto' | 'distill' | 'monitor' | 'compaction';
+export type WalkView = 'ppo' | 'groups' | 'kto' | 'distill' | 'monitor' | 'compaction' | 'opid';
 
 const VIEWS = {
   ppo: PpoWalkthrough,
@@ -20,6 +21,7 @@ const VIEWS = {
   distill: DistillWalkthrough,
   monitor: MonitorWalkthrough,
   compaction: CompactionWalkthrough,
+  opid: OpidWalkthrough,
 };
 
 export function Walkthrough({ engine, view, url }: { engine: EngineHandle; view: WalkView; url: WalkUrl }) {
