@@ -1,17 +1,22 @@
 // The labs' walkthroughs in headless Chromium on WebGPU (SwiftShader). Compaction: a learner moves
 // the cut by keyboard, and the GAE and aggregation kernels' numbers on the page are checked against
-// the kernels package's float64 references on the same inputs. The anti-hack monitor: a learner
+// the kernels package's float64 references on the same inputs. OPID: the routing switch and coef move
+// by keyboard; Δ and the advantage are checked against opidRef on the forward pass's log-probs, and
+// routing against which steps it should change. Critic vs GenAC: typed and preset critic outputs are
+// parsed as core's parseCritique parses them, and both critics' advantages checked against gaeRef. The anti-hack monitor: a learner
 // picks or types a shell call, and what the page shows — the rules that fired, the judge's verdict,
 // what the agent sees in log and guard mode — is checked against core's own CallMonitor run here,
 // in Node, on the same HiddenTestFS sandbox; the review queue's labels survive a reload (IndexedDB)
 // and its precision is recomputed here from core's verdicts. One build, one browser.
 
-import { type CallMonitor, createSandbox, DEFAULT_RULES, hiddenProblem, QuickJsCodeRunner } from '@horizon/core';
+import { type CallMonitor, createSandbox, DEFAULT_RULES, hiddenProblem, parseCritique, QuickJsCodeRunner } from '@horizon/core';
 import { aggregateRef, gaeRef, opidRef } from '@horizon/kernels';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LONG_T, REDUCERS } from '../../packages/web-ui/src/engine/compaction-data.ts';
 import { compactionGaeInputs, compactionLossInputs } from '../../packages/web-ui/src/engine/compaction-walk.ts';
+import { type CritiqueInput, GENAC_ACTIONS, GENAC_PRESETS, GENAC_ROLLOUTS, GENAC_T } from '../../packages/web-ui/src/engine/genac-data.ts';
+import { genacBaselines, genacGaeInputs } from '../../packages/web-ui/src/engine/genac-walk.ts';
 import { MONITOR_CONSTANTS, MONITOR_SEED, REVIEW_LINES } from '../../packages/web-ui/src/engine/monitor-data.ts';
 import { OPID_EPISODE } from '../../packages/web-ui/src/engine/opid-data.ts';
 import type { CompactionRequest } from '../../packages/web-ui/src/engine/walk-api.ts';
@@ -172,6 +177,62 @@ describe('OPID skill Δ walkthrough', () => {
   });
 });
 
+describe('critic vs GenAC walkthrough', () => {
+  const B = GENAC_ROLLOUTS.length;
+  /** Each row's parse against core's parseCritique, the fallback, and both critics' advantages against gaeRef. */
+  async function expectGenac(critiques: CritiqueInput[], lambda: number) {
+    await answered('.genac', { critiques, lambda });
+    const rows = page.locator('.genac tr[data-rollout]');
+    for (const [b, c] of critiques.entries()) {
+      const core = parseCritique(c.text, c.eos);
+      expect(await rows.nth(b).getAttribute('data-ok'), c.text).toBe(String(core.ok));
+      expect(await rows.nth(b).getAttribute('data-reason'), c.text).toBe(core.ok ? '' : core.reason);
+    }
+    const { values, fallback } = genacBaselines(critiques);
+    close(Number(await page.getByTestId('genac-fallback').getAttribute('data-value')), fallback, 'fallback');
+    const { lambda: lambdas, ...inputs } = genacGaeInputs(values, lambda);
+    const ref = gaeRef(inputs, { B: 2 * B, T: GENAC_T, gamma: 1, lambda: lambdas.map(Math.fround) }).advantages;
+    for (let b = 0; b < B; b++) {
+      close(await value(`.genac [data-cell="baseline-${b}"]`), values[b], `baseline ${b}`);
+      const genac = await genacRow(`genac-${b}`);
+      const disc = await genacRow(`disc-${b}`);
+      for (let t = 0; t < GENAC_ACTIONS; t++) {
+        close(genac[t], ref[b * GENAC_T + t], `GenAC A[${b}, ${t}]`);
+        // A constant baseline at γ = 1: every token's advantage is the outcome minus the baseline.
+        close(genac[t], GENAC_ROLLOUTS[b].reward - Math.fround(values[b]), `G − v [${b}, ${t}]`);
+        close(disc[t], ref[(B + b) * GENAC_T + t], `value-head A[${b}, ${t}]`);
+      }
+    }
+    return { fallback };
+  }
+  const genacRow = (prefix: string) => values('.genac', prefix, GENAC_ACTIONS);
+
+  it('core’s parser reads every typed output, malformed forms take the fallback, and the advantages follow the reference', async () => {
+    await page.goto(`${app.url}#genac`);
+    await expectDevice('genac-device', 'gae');
+    await expectGenac(GENAC_PRESETS[0].critiques, 0.95);
+
+    await page.getByRole('button', { name: GENAC_PRESETS[1].label }).press('Enter');
+    const none = await expectGenac(GENAC_PRESETS[1].critiques, 0.95);
+    expect(none.fallback, 'no output well-formed: the middle of [0, 1]').toBe(0.5);
+    await page.getByRole('button', { name: GENAC_PRESETS[2].label }).press('Enter');
+    await expectGenac(GENAC_PRESETS[2].critiques, 0.95);
+    const reasons = await page.locator('.genac tr[data-rollout]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-reason')));
+    expect(reasons).toEqual(['', 'not-a-number', 'leading-zero', 'out-of-range']);
+
+    // The learner fixes rollout 2's output by typing, and unticks rollout 1's <eos> with the keyboard.
+    await page.locator('input[name="critique-1"]').focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('c1=6');
+    await page.locator('input[name="eos-0"]').focus();
+    await page.keyboard.press('Space');
+    await page.locator('input[name="lambda"]').focus();
+    await page.keyboard.press('ArrowLeft');
+    const typed = [{ text: 'c1=8', eos: false }, { text: 'c1=6', eos: true }, ...GENAC_PRESETS[2].critiques.slice(2)];
+    await expectGenac(typed, 0.9);
+  });
+});
+
 describe('anti-hack monitor walkthrough', () => {
   const runner = new QuickJsCodeRunner();
   /** Core's monitor in Node on the page's episode: what log and guard mode do with `line`. */
@@ -272,12 +333,14 @@ describe('anti-hack monitor walkthrough', () => {
     expect(await precision()).toBeCloseTo(want, 12);
   });
 
-  it('at 390 px the walkthrough needs no sideways scrolling', async () => {
+  it('at 390 px the labs need no sideways scrolling', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
     try {
-      await phone.goto(`${app.url}#monitor`);
-      await phone.waitForSelector('.monitor[data-answer-for^="{"]', { timeout: 60_000 });
-      expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      for (const view of ['monitor', 'compaction', 'opid', 'genac']) {
+        await phone.goto(`${app.url}#${view}`);
+        await phone.waitForSelector(`.${view}[data-answer-for^="{"]`, { timeout: 60_000 });
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(390);
+      }
     } finally {
       await phone.close();
     }

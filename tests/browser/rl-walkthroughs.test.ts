@@ -241,6 +241,7 @@ describe('home page and shareable URLs', () => {
       '#monitor',
       '#compaction',
       '#opid',
+      '#genac',
       '#gae',
       '#playground',
       '#dashboard',

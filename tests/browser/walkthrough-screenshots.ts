@@ -73,6 +73,22 @@ export async function shootWalkthroughs(browser: Browser, url: string, docs: str
   await page.goto(`${url}#opid`);
   await ready(page, '.opid', 'routing', '"route"');
   await page.screenshot({ path: join(docs, 'ui-opid-walkthrough.png'), fullPage: true });
+
+  // Critic vs GenAC: the preset with a sign, a leading zero and a value above 10, each on its fallback.
+  await page.goto(`${url}#genac`);
+  await page.getByRole('button', { name: 'malformed: sign, leading zero, above 10' }).click();
+  await ready(
+    page,
+    '.genac',
+    'critiques',
+    JSON.stringify([
+      { text: 'c1=8', eos: true },
+      { text: 'c1=-4', eos: true },
+      { text: 'c0=09', eos: true },
+      { text: 'c1=12', eos: true },
+    ]),
+  );
+  await page.screenshot({ path: join(docs, 'ui-genac-walkthrough.png'), fullPage: true });
   await page.close();
 
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

@@ -68,6 +68,7 @@ const TITLES: Record<ViewName, string> = {
   monitor: 'Anti-hack monitor',
   compaction: 'Compaction',
   opid: 'OPID Δ',
+  genac: 'Critic vs GenAC',
   gae: 'GAE walkthrough',
   home: 'Home',
 };
@@ -588,7 +589,8 @@ export function App({ engine }: { engine: EngineHandle }) {
         url.view === 'distill' ||
         url.view === 'monitor' ||
         url.view === 'compaction' ||
-        url.view === 'opid'
+        url.view === 'opid' ||
+        url.view === 'genac'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
     ),

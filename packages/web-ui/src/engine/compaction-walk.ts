@@ -1,5 +1,5 @@
-// The compaction walkthrough's numbers (docs/experiments/split-invariance.md, docs/algorithms/
-// ppo-gae.md §2.5): a long rollout cut after token k into two segments, as the episode runner's
+// The compaction walkthrough's numbers (docs/experiments/split-invariance.md,
+// docs/algorithms/ppo-gae.md §2.5): a long rollout cut after token k into two segments, as the episode runner's
 // compaction does (envs/compaction.ts, envs/episode.ts), each segment its own row with the rollout's
 // reward on its last action token, bootstrap 0 (terminal) and tokensAfter = the trained tokens of
 // the later segment. One dispatch of the GAE kernel computes four rows: the uncut rollout, the

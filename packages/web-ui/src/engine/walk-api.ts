@@ -295,6 +295,29 @@ export interface OpidAnswer extends Computed {
   model: string;
 }
 
+// ---- critic vs GenAC -------------------------------------------------------------------------
+
+export interface GenacRequest {
+  kind: 'genac';
+  /** One critic output per rollout: the text before <eos>, and whether it ended with <eos>. */
+  critiques: { text: string; eos: boolean }[];
+  /** λ of the discriminative critic's GAE (GenAC's constant baseline needs none). */
+  lambda: number;
+}
+
+export interface GenacAnswer extends Computed {
+  request: GenacRequest;
+  /** Core's parse of each output: the digit and value, or why it is malformed. */
+  critiques: ({ ok: true; reasoning: string; digit: number; value: number } | { ok: false; reasoning: string; reason: string })[];
+  /** The value a malformed output's rollout gets: the mean of the well-formed values, or 0.5. */
+  fallback: number;
+  /** [B] the baseline each rollout used. */
+  baselines: number[];
+  /** [B][action tokens] the GAE kernel's advantages: GenAC's G_t − v, and the value head's GAE. */
+  genac: number[][];
+  discriminative: number[][];
+}
+
 export type WalkRequest =
   | PpoRequest
   | GroupsRequest
@@ -304,7 +327,8 @@ export type WalkRequest =
   | MonitorRequest
   | MonitorReviewRequest
   | CompactionRequest
-  | OpidRequest;
+  | OpidRequest
+  | GenacRequest;
 export type WalkKind = WalkRequest['kind'];
 
 export interface WalkAnswers {
@@ -317,6 +341,7 @@ export interface WalkAnswers {
   'monitor-review': MonitorReviewAnswer;
   compaction: CompactionAnswer;
   opid: OpidAnswer;
+  genac: GenacAnswer;
 }
 
 export type WalkAnswer = WalkAnswers[WalkKind];

@@ -5,6 +5,7 @@
 import type { Gpu } from '@horizon/kernels';
 import { computeCompactionWalk } from './compaction-walk.ts';
 import { computeDistillWalk } from './distill-walk.ts';
+import { computeGenacWalk } from './genac-walk.ts';
 import { computeGroupsWalk } from './groups-walk.ts';
 import { computeKtoWalk, computeSpanKtoWalk } from './kto-walk.ts';
 import { computeMonitorReview, computeMonitorWalk } from './monitor-walk.ts';
@@ -28,6 +29,8 @@ export async function computeWalk(gpu: Gpu | null, request: WalkRequest, deviceL
       return computeCompactionWalk(gpu, request, deviceLine);
     case 'opid':
       return computeOpidWalk(gpu, request, deviceLine);
+    case 'genac':
+      return computeGenacWalk(gpu, request, deviceLine);
     case 'monitor':
       return computeMonitorWalk(request);
     case 'monitor-review':

@@ -15,6 +15,7 @@ export const VIEWS = [
   'monitor',
   'compaction',
   'opid',
+  'genac',
   'gae',
   'home',
 ] as const;

@@ -31,6 +31,11 @@ const WALKTHROUGHS: Card[] = [
     title: 'OPID’s skill Δ',
     text: 'A real forward pass with and without an injected skill: per-token Δ, the routing switch, and the advantage coef·Δ adds.',
   },
+  {
+    view: 'genac',
+    title: 'Critic vs GenAC',
+    text: 'Type what a generative critic wrote: the value-digit parser, every malformed form and its fallback, beside a value head’s GAE.',
+  },
   { view: 'gae', title: 'GAE', text: 'Advantages from one reward and a critic, with γ and λ, over a tool-using episode.' },
 ];
 
