@@ -12,8 +12,8 @@ export const OPID_EPISODE: readonly { kind: 'action' | 'observation'; text: stri
 ];
 /** Which action step is a critical point (after the README read: the arithmetic decides the answer). */
 export const OPID_CRITICAL_STEP = 1;
-export const OPID_GLOBAL_SKILL = 'cat task/README;echo expr>f.js;submit\n';
-export const OPID_STEP_SKILL = '7-2=5 so x+5\n';
+export const OPID_GLOBAL_SKILL = 'cat task/README;echo expr>f.js;submit';
+export const OPID_STEP_SKILL = '7-2=5 so x+5';
 
 /** The routing switch: core's four modes (algorithms/opid/routing.ts) and no skill at all. */
 export const OPID_ROUTINGS = ['route', 'concat', 'global-only', 'step-only', 'none'] as const;

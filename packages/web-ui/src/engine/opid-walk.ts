@@ -5,9 +5,9 @@
 // form turns the two log-probs into Δ_t = log π(a_t | context + skill) − log π(a_t | context) and
 // the advantage Â_t = Â^GRPO + coef·Δ_t. Routing follows core's rules (algorithms/opid/routing.ts:
 // route, concat, global-only, step-only, plus "none"), written here because core exports the
-// routing only inside its skill pass; the injection places skill text after the prompt (global) or
-// just before a step's action (step skill), as core's context builder does. A forward pass needs
-// WebGPU: without it the walkthrough says so instead of answering.
+// routing only inside its skill pass; the injection writes a skill as `# TEXT\n` after the prompt
+// (global) or just before a step's action (step skill), as core's context builder does. A forward
+// pass needs WebGPU: without it the walkthrough says so instead of answering.
 
 import { CharTokenizer, Gpt, Scorer } from '@horizon/core';
 import { type Gpu, opidAdvantages } from '@horizon/kernels';
@@ -35,13 +35,15 @@ export function routeOpidSteps(routing: OpidRouting, steps: number): (Injection 
 /** The episode's token ids with `injection` placed, and where each original action token landed. */
 function contextOf(tokenizer: CharTokenizer, injection: Injection | undefined) {
   const enc = (text: string) => tokenizer.encode(text, { specials: false });
+  // context-builder.ts's skillBlock: a shell comment line, environment text.
+  const block = (skill: string) => enc(`# ${skill}\n`);
   const tokens: number[] = [...enc(OPID_PROMPT)];
-  if (injection?.afterPrompt) tokens.push(...enc(injection.afterPrompt));
+  if (injection?.afterPrompt) tokens.push(...block(injection.afterPrompt));
   const actions: { position: number; step: number; text: string }[] = [];
   let step = 0;
   for (const part of OPID_EPISODE) {
     if (part.kind === 'action') {
-      if (injection?.beforeStep?.step === step) tokens.push(...enc(injection.beforeStep.text));
+      if (injection?.beforeStep?.step === step) tokens.push(...block(injection.beforeStep.text));
       for (const ch of part.text) {
         actions.push({ position: tokens.length, step, text: ch });
         tokens.push(...enc(ch));

@@ -104,7 +104,7 @@ function Injections({ answer }: { answer: OpidAnswer }) {
           ? 'scored without a skill, Δ = 0'
           : [
               inj.afterPrompt !== null ? `global skill after the prompt` : null,
-              inj.beforeStep !== null ? `step skill “${inj.beforeStep.trim()}” before the step` : null,
+              inj.beforeStep !== null ? `step skill “${inj.beforeStep}” before the step` : null,
             ]
               .filter(Boolean)
               .join(' and '),
@@ -133,7 +133,7 @@ export function OpidWalkthrough({ engine, url }: { engine: EngineHandle; url: Wa
       h(
         'p',
         null,
-        `Skills here: global “${OPID_GLOBAL_SKILL.trim()}”, step “${OPID_STEP_SKILL.trim()}”. The scoring model has fresh, untrained weights: its Δ shows the mechanism, not a policy that learned to read skills.`,
+        `Skills here: global “${OPID_GLOBAL_SKILL}”, step “${OPID_STEP_SKILL}”. The scoring model has fresh, untrained weights: its Δ shows the mechanism, not a policy that learned to read skills.`,
       ),
     ),
     h(
