@@ -233,7 +233,21 @@ describe('home page and shareable URLs', () => {
     await expect.poll(() => page.locator('.home h2').textContent()).toContain('Agentic RL for small language models');
     await expect.poll(() => page.getByTestId('home-device').textContent(), { timeout: 60_000 }).toContain('WebGPU device');
     const targets = await page.locator('.home-card').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-    expect(targets).toEqual(['#ppo', '#groups', '#kto', '#distill', '#gae', '#playground', '#dashboard', '#loop', '#compare']);
+    expect(targets).toEqual([
+      '#ppo',
+      '#groups',
+      '#kto',
+      '#distill',
+      '#monitor',
+      '#compaction',
+      '#opid',
+      '#genac',
+      '#gae',
+      '#playground',
+      '#dashboard',
+      '#loop',
+      '#compare',
+    ]);
     await page.locator('.home-card[data-view="kto"]').press('Enter');
     await expect.poll(() => page.getByRole('tab', { name: 'KTO' }).getAttribute('aria-selected')).toBe('true');
     expect(new URL(page.url()).hash).toBe('#kto');

@@ -51,6 +51,44 @@ export async function shootWalkthroughs(browser: Browser, url: string, docs: str
   await page.goto(`${url}#distill`);
   await ready(page, '.distill', 'route', '[0,1]');
   await page.screenshot({ path: join(docs, 'ui-distill-walkthrough.png'), fullPage: true });
+
+  // Anti-hack monitor: the chained hack picked, answered from the decoy in guard mode; two flagged calls labelled.
+  await page.goto(`${url}#monitor`);
+  await page.getByRole('button', { name: 'chained hack: find . -name f.js | xargs cat' }).click();
+  await ready(page, '.monitor', 'line', JSON.stringify('find . -name f.js | xargs cat'));
+  await page.getByRole('group', { name: 'your label for cat .eval/f.js' }).getByRole('button', { name: '✗ hack' }).click();
+  await ready(page, '.monitor-review', 'set', JSON.stringify({ line: 'cat .eval/f.js', label: 'hack' }));
+  await page.getByRole('group', { name: 'your label for find .' }).getByRole('button', { name: '✓ legitimate' }).click();
+  await ready(page, '.monitor-review', 'set', JSON.stringify({ line: 'find .', label: 'legitimate' }));
+  await page.screenshot({ path: join(docs, 'ui-monitor-walkthrough.png'), fullPage: true });
+
+  // Compaction: the cut moved by keyboard to after token 3; V = 0, so the segments stitch back exactly.
+  await page.goto(`${url}#compaction`);
+  await page.locator('input[name="cut"]').focus();
+  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowLeft');
+  await ready(page, '.compaction', 'cut', '3');
+  await page.screenshot({ path: join(docs, 'ui-compaction-walkthrough.png'), fullPage: true });
+
+  // OPID: routed skills (the default), the forward pass's per-token Δ strip and the advantage it adds.
+  await page.goto(`${url}#opid`);
+  await ready(page, '.opid', 'routing', '"route"');
+  await page.screenshot({ path: join(docs, 'ui-opid-walkthrough.png'), fullPage: true });
+
+  // Critic vs GenAC: the preset with a sign, a leading zero and a value above 10, each on its fallback.
+  await page.goto(`${url}#genac`);
+  await page.getByRole('button', { name: 'malformed: sign, leading zero, above 10' }).click();
+  await ready(
+    page,
+    '.genac',
+    'critiques',
+    JSON.stringify([
+      { text: 'c1=8', eos: true },
+      { text: 'c1=-4', eos: true },
+      { text: 'c0=09', eos: true },
+      { text: 'c1=12', eos: true },
+    ]),
+  );
+  await page.screenshot({ path: join(docs, 'ui-genac-walkthrough.png'), fullPage: true });
   await page.close();
 
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

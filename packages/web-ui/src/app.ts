@@ -65,6 +65,10 @@ const TITLES: Record<ViewName, string> = {
   groups: 'GRPO & RLOO',
   kto: 'KTO',
   distill: 'Distillation',
+  monitor: 'Anti-hack monitor',
+  compaction: 'Compaction',
+  opid: 'OPID Δ',
+  genac: 'Critic vs GenAC',
   gae: 'GAE walkthrough',
   home: 'Home',
 };
@@ -579,7 +583,14 @@ export function App({ engine }: { engine: EngineHandle }) {
         ? h(Compare, { options: compareOptions, selected: compareSelected, views: loadedForCompare, onSelect: (ids) => navigate({ compare: ids }) })
         : null,
       url.view === 'gae' ? h(LazyGae, { engine }) : null,
-      url.view === 'ppo' || url.view === 'groups' || url.view === 'kto' || url.view === 'distill'
+      url.view === 'ppo' ||
+        url.view === 'groups' ||
+        url.view === 'kto' ||
+        url.view === 'distill' ||
+        url.view === 'monitor' ||
+        url.view === 'compaction' ||
+        url.view === 'opid' ||
+        url.view === 'genac'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
     ),

@@ -161,7 +161,174 @@ export interface DistillAnswer extends Computed {
   rows: DistillRow[];
 }
 
-export type WalkRequest = PpoRequest | GroupsRequest | KtoRequest | SpanKtoRequest | DistillRequest;
+// ---- the anti-hack monitor -----------------------------------------------------------------
+
+export interface MonitorRequest {
+  kind: 'monitor';
+  /** One `sh` tool call's command line, as the agent would send it. */
+  line: string;
+  /** `.eval/` readable (the hack path open, as the hack-path recipes train) or Permission denied. */
+  hackOpen: boolean;
+}
+
+/** One simple command of the line as the rules read it (core's CommandFact, words as text). */
+export interface MonitorCommand {
+  name: string;
+  /** Each word after the name: its text, and `glob` / `dynamic` (part of it computed at run time). */
+  args: { text: string; glob: boolean; dynamic: boolean }[];
+  writes: string[];
+  reads: string[];
+  cwd: string;
+  pipeline: number;
+  stage: number;
+  /** Inside a `$(…)`: the index of the command whose word it is part of. */
+  substitutionOf: number | null;
+}
+
+/** What a call printed and returned. */
+export interface MonitorOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface MonitorAnswer extends Computed {
+  request: MonitorRequest;
+  /** The episode sandbox: HiddenTestFS problem seed and every file path in it. */
+  seed: number;
+  files: string[];
+  /** The shell parser's reading of the line, or why it does not parse (then no rule can fire). */
+  parse: { ok: true; commands: MonitorCommand[] } | { ok: false; error: string };
+  /** Every rule of the monitor, in its order, with whether it fired and its one-line reason. */
+  rules: { rule: string; flagged: boolean; reason: string }[];
+  /** The shadow judge's verdict from its two dry runs; null when no rule fired (an unflagged call is never judged). */
+  verdict: { judge: string; leak: boolean; reason: string } | null;
+  /** What the agent gets in log mode (always the real call) and in guard mode (the decoy's output for a confirmed hack). */
+  log: MonitorOutput & { action: 'allow' | 'fabricate' };
+  guard: MonitorOutput & { action: 'allow' | 'fabricate' };
+}
+
+export type ReviewLabel = 'hack' | 'legitimate';
+
+export interface MonitorReviewRequest {
+  kind: 'monitor-review';
+  /** A label to store before answering (null label: remove it); null: only read the queue. */
+  set: { line: string; label: ReviewLabel | null } | null;
+}
+
+export interface MonitorReviewItem {
+  line: string;
+  /** The rules that flagged it (every queued call is flagged). */
+  rules: string[];
+  leak: boolean;
+  reason: string;
+  /** The learner's stored label, or null when not yet labelled. */
+  label: ReviewLabel | null;
+}
+
+export interface MonitorReviewAnswer extends Computed {
+  request: MonitorReviewRequest;
+  items: MonitorReviewItem[];
+  /** Calls the judge confirmed that the learner labelled, and of those the ones labelled hack. */
+  confirmedLabelled: number;
+  confirmedHack: number;
+  /** confirmedHack / confirmedLabelled; null when the learner has labelled no confirmed call. */
+  precision: number | null;
+  /** Where the labels are kept, or why they could not be (then they last only this page's life). */
+  storage: string;
+}
+
+// ---- compaction and split invariance -------------------------------------------------------
+
+export interface CompactionRequest {
+  kind: 'compaction';
+  /** The long rollout is cut after this many action tokens (1 to T − 1): two segments. */
+  cut: number;
+  gamma: number;
+  lambda: number;
+  /** true: the critic's values; false: V = 0 (then local GAE × the factor is exactly the uncut GAE). */
+  critic: boolean;
+}
+
+export interface CompactionAnswer extends Computed {
+  request: CompactionRequest;
+  /** [T] the values the kernel was given (0 without the critic). */
+  values: number[];
+  /** [T] the GAE kernel's advantages of the uncut rollout, and of the two segments stitched in token order. */
+  whole: number[];
+  stitched: number[];
+  /** [T] the same segments without the cross-segment factor (tokensAfter = 0). */
+  local: number[];
+  /** (γλ)^tokensAfter of the first segment, and its tokensAfter (the second segment's action tokens). */
+  factor: number;
+  tokensAfter: number;
+  /** Per reducer, the aggregation kernel's loss of the batch whole and cut. */
+  losses: { mode: string; whole: number; cut: number }[];
+}
+
+// ---- OPID's skill Δ -------------------------------------------------------------------------
+
+export interface OpidRequest {
+  kind: 'opid';
+  /** route, concat, global-only, step-only (core's modes) or none. */
+  routing: 'route' | 'concat' | 'global-only' | 'step-only' | 'none';
+  /** w, the weight of Δ in the advantage. */
+  coef: number;
+  /** The rollout's group-relative advantage Â^GRPO, the same on every token. */
+  grpo: number;
+}
+
+export interface OpidAnswer extends Computed {
+  request: OpidRequest;
+  /** [A] the episode's action tokens (characters) and the step each belongs to. */
+  tokens: { text: string; step: number }[];
+  /** Per step, the skill text placed after the prompt and before the step (null: none). */
+  injections: { afterPrompt: string | null; beforeStep: string | null }[];
+  /** [A] the forward pass's log π(a_t | context) and log π(a_t | context + skill); equal where not scored. */
+  originalLogp: number[];
+  augmentedLogp: number[];
+  scored: number[];
+  /** [A] the distillation kernel's Δ_t and Â_t = Â^GRPO + coef·Δ_t. */
+  delta: number[];
+  advantages: number[];
+  /** The model that scored, in words. */
+  model: string;
+}
+
+// ---- critic vs GenAC -------------------------------------------------------------------------
+
+export interface GenacRequest {
+  kind: 'genac';
+  /** One critic output per rollout: the text before <eos>, and whether it ended with <eos>. */
+  critiques: { text: string; eos: boolean }[];
+  /** λ of the discriminative critic's GAE (GenAC's constant baseline needs none). */
+  lambda: number;
+}
+
+export interface GenacAnswer extends Computed {
+  request: GenacRequest;
+  /** Core's parse of each output: the digit and value, or why it is malformed. */
+  critiques: ({ ok: true; reasoning: string; digit: number; value: number } | { ok: false; reasoning: string; reason: string })[];
+  /** The value a malformed output's rollout gets: the mean of the well-formed values, or 0.5. */
+  fallback: number;
+  /** [B] the baseline each rollout used. */
+  baselines: number[];
+  /** [B][action tokens] the GAE kernel's advantages: GenAC's G_t − v, and the value head's GAE. */
+  genac: number[][];
+  discriminative: number[][];
+}
+
+export type WalkRequest =
+  | PpoRequest
+  | GroupsRequest
+  | KtoRequest
+  | SpanKtoRequest
+  | DistillRequest
+  | MonitorRequest
+  | MonitorReviewRequest
+  | CompactionRequest
+  | OpidRequest
+  | GenacRequest;
 export type WalkKind = WalkRequest['kind'];
 
 export interface WalkAnswers {
@@ -170,6 +337,11 @@ export interface WalkAnswers {
   kto: KtoAnswer;
   'span-kto': SpanKtoAnswer;
   distill: DistillAnswer;
+  monitor: MonitorAnswer;
+  'monitor-review': MonitorReviewAnswer;
+  compaction: CompactionAnswer;
+  opid: OpidAnswer;
+  genac: GenacAnswer;
 }
 
 export type WalkAnswer = WalkAnswers[WalkKind];

@@ -1,10 +1,15 @@
 // Dispatch of the RL walkthroughs' requests (walk-api.ts) to their computations, each on the
-// worker's GPU device or, without one, on the float64 reference.
+// worker's GPU device or, without one, on the float64 reference; the anti-hack monitor's on the
+// worker's CPU, where core's monitor runs.
 
 import type { Gpu } from '@horizon/kernels';
+import { computeCompactionWalk } from './compaction-walk.ts';
 import { computeDistillWalk } from './distill-walk.ts';
+import { computeGenacWalk } from './genac-walk.ts';
 import { computeGroupsWalk } from './groups-walk.ts';
 import { computeKtoWalk, computeSpanKtoWalk } from './kto-walk.ts';
+import { computeMonitorReview, computeMonitorWalk } from './monitor-walk.ts';
+import { computeOpidWalk } from './opid-walk.ts';
 import { computePpoWalk } from './ppo-walk.ts';
 import type { WalkAnswer, WalkRequest } from './walk-api.ts';
 
@@ -20,6 +25,16 @@ export async function computeWalk(gpu: Gpu | null, request: WalkRequest, deviceL
       return computeSpanKtoWalk(gpu, request, deviceLine);
     case 'distill':
       return computeDistillWalk(gpu, request, deviceLine);
+    case 'compaction':
+      return computeCompactionWalk(gpu, request, deviceLine);
+    case 'opid':
+      return computeOpidWalk(gpu, request, deviceLine);
+    case 'genac':
+      return computeGenacWalk(gpu, request, deviceLine);
+    case 'monitor':
+      return computeMonitorWalk(request);
+    case 'monitor-review':
+      return computeMonitorReview(request);
     default:
       throw new RangeError(`walkthrough: no walkthrough is called "${String((request as { kind: unknown }).kind)}"`);
   }

@@ -2,7 +2,23 @@
 // seed and edited fields, and the open run in the query. A link reproduces what the sender saw.
 //   ?recipe=tiny&seed=7&set=rl.lambda%3D0.9&run=<id>&cmp=<id>&cmp=<id>&walk=<json>#gae
 
-export const VIEWS = ['dashboard', 'completions', 'playground', 'loop', 'compare', 'ppo', 'groups', 'kto', 'distill', 'gae', 'home'] as const;
+export const VIEWS = [
+  'dashboard',
+  'completions',
+  'playground',
+  'loop',
+  'compare',
+  'ppo',
+  'groups',
+  'kto',
+  'distill',
+  'monitor',
+  'compaction',
+  'opid',
+  'genac',
+  'gae',
+  'home',
+] as const;
 export type ViewName = (typeof VIEWS)[number];
 /** The views the tab bar lists, in order; the home page is reached from the header's title instead. */
 export const TAB_VIEWS: readonly ViewName[] = VIEWS.filter((v) => v !== 'home');

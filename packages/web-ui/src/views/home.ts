@@ -16,6 +16,26 @@ const WALKTHROUGHS: Card[] = [
   { view: 'groups', title: 'GRPO & RLOO', text: 'Edit a group of rewards; see z-scores, leave-one-out baselines and why an all-equal group teaches nothing.' },
   { view: 'kto', title: 'KTO & span-KTO', text: 'The reference point z0, desirable against undesirable weights, and preference on spans of a turn.' },
   { view: 'distill', title: 'On-policy distillation', text: 'Per-token reverse KL to a teacher, and routing each prompt to the teacher of its skill.' },
+  {
+    view: 'monitor',
+    title: 'Anti-hack monitor',
+    text: 'Type an agent’s shell call: the parse, the rule that fires, the judge’s dry run, the decoy’s output; label flagged calls yourself.',
+  },
+  {
+    view: 'compaction',
+    title: 'Compaction',
+    text: 'Cut a rollout into segments anywhere: the cross-segment factor on GAE, and which loss reducers do not notice the cut.',
+  },
+  {
+    view: 'opid',
+    title: 'OPID’s skill Δ',
+    text: 'A real forward pass with and without an injected skill: per-token Δ, the routing switch, and the advantage coef·Δ adds.',
+  },
+  {
+    view: 'genac',
+    title: 'Critic vs GenAC',
+    text: 'Type what a generative critic wrote: the value-digit parser, every malformed form and its fallback, beside a value head’s GAE.',
+  },
   { view: 'gae', title: 'GAE', text: 'Advantages from one reward and a critic, with γ and λ, over a tool-using episode.' },
 ];
 
