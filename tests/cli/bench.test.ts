@@ -82,7 +82,8 @@ describe('horizon bench', () => {
       report.rows.filter((row) => row.peerName?.startsWith('tfjs')).every((row) => row.peer !== null),
       'tfjs runs in-process on every machine',
     ).toBe(true);
-  });
+    // The spawn's own limit, not vitest's 180 s: with jax-js's jit compile the run took 195 s at load 22.
+  }, TIMEOUT_MS);
 
   it('a --json path in a missing folder is a usage error before any work', () => {
     const r = horizon(['bench', '--json', join(scratch, 'missing', 'out.json')]);
