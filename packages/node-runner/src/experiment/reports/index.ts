@@ -4,6 +4,7 @@ import type { Report } from '../report.ts';
 import { compaction } from './compaction.ts';
 import { criticK } from './critic-k.ts';
 import { distillRunnerCheck } from './distill-runner-check.ts';
+import { genacReport } from './genac.ts';
 import { multiTeacherOpd } from './multi-teacher-opd.ts';
 import { ppoGrpoRlooSft } from './ppo-grpo-rloo-sft.ts';
 import { rlooVsGrpo } from './rloo-vs-grpo.ts';
@@ -11,6 +12,17 @@ import { runnerCheck } from './runner-check.ts';
 import { saoLag } from './sao-lag.ts';
 import { vcPpo } from './vc-ppo.ts';
 
-export const REPORTS: readonly Report[] = [ppoGrpoRlooSft, rlooVsGrpo, saoLag, criticK, vcPpo, multiTeacherOpd, compaction, runnerCheck, distillRunnerCheck];
+export const REPORTS: readonly Report[] = [
+  ppoGrpoRlooSft,
+  rlooVsGrpo,
+  saoLag,
+  criticK,
+  vcPpo,
+  genacReport,
+  multiTeacherOpd,
+  compaction,
+  runnerCheck,
+  distillRunnerCheck,
+];
 
 export const reportByName = (name: string): Report | undefined => REPORTS.find((r) => r.name === name);
