@@ -104,6 +104,7 @@ export function reportMarkdown(page: ReportPage): string {
   lines.push("Written by `horizon experiment` from the runs' results; do not edit by hand (the runner rewrites it).", '');
   if (page.finished < page.planned) lines.push(`> **Incomplete:** ${page.finished} of ${page.planned} runs have finished; the figures below cover those.`, '');
   lines.push(`**Question.** ${report.question}`, '');
+  if (report.design?.length) lines.push('## Design', '', ...report.design.flatMap((paragraph) => [paragraph, '']));
   lines.push('## Verdict', '');
   for (const o of outcomes) lines.push(`- *${o.comparison.claim}* ${verdictSentence(o)}`);
   lines.push('');

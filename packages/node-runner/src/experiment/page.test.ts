@@ -314,6 +314,13 @@ describe('a report that compares critics', () => {
     expect(page).toContain("| b − a (the critic's ranking accuracy (%)) | 1: +1.0, 2: +2.0, 3: +3.0 | +2.0 | 0.6 | reproduces |");
   });
 
+  it('prints the declaration’s design paragraphs, and no Design section without them', () => {
+    const common = { results: withCritics, planned: 6, finished: 6, svgFile: 'x.svg', commands: [], armSets: new Map(), iterations: 20, warmStartSteps: 600 };
+    const page = reportMarkdown({ ...common, report: { ...critics, design: ['Both critics fit the same returns.', 'Sizes are left out.'] } });
+    expect(page).toContain('## Design\n\nBoth critics fit the same returns.\n\nSizes are left out.\n');
+    expect(reportMarkdown({ ...common, report: critics })).not.toContain('## Design');
+  });
+
   it('leaves the critic section out when the report does not probe critics', () => {
     expect(
       reportMarkdown({ report, results, planned: 6, finished: 6, svgFile: 'x.svg', commands: [], armSets: new Map(), iterations: 20, warmStartSteps: 600 }),

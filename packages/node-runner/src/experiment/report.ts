@@ -83,6 +83,11 @@ export interface Report {
    * error and ranking accuracy against Monte-Carlo values (arms without a critic skip it).
    */
   probes?: readonly ('groups' | 'critic')[];
+  /**
+   * Paragraphs the page prints under "Design": how the arms are made comparable, and what of the
+   * paper's claims the report leaves out and why. Words only; they change no run.
+   */
+  design?: readonly string[];
   /** Listed in the fidelity table (false for the runner's own check). */
   fidelity: boolean;
   /** Why it cannot run yet, if it needs recipe fields this version lacks (checked by resolving its arms). */
