@@ -4,7 +4,7 @@
 // that no committed result supports.
 
 import type { LabelledSetReport, LabelledVerdict } from './labelled-set.ts';
-import type { ComparisonOutcome } from './markdown.ts';
+import { type ComparisonOutcome, comparedWhat } from './markdown.ts';
 import type { Report } from './report.ts';
 
 export interface FidelityRow {
@@ -73,7 +73,7 @@ export function fidelityMarkdown(rows: readonly (FidelityRow | LabelledSetRow)[]
     for (const o of row.outcomes) {
       const verdict =
         row.finished < row.planned ? `incomplete (${row.finished} of ${row.planned} runs finished; ${o.paired.verdict} so far)` : o.paired.verdict;
-      const on = o.comparison.skill ? ` (${o.comparison.skill} problems)` : '';
+      const on = o.comparison.skill ? ` (${o.comparison.skill} problems)` : o.comparison.metric ? ` (${comparedWhat(o.comparison)})` : '';
       lines.push(`| ${name} | ${o.comparison.arm} vs ${o.comparison.against}${on}: ${o.comparison.claim} | ${verdict} | ${o.seeds.length} |`);
     }
   }

@@ -3,6 +3,8 @@
 // groups did (if probed), the exact commands, and the protocol. Written from the declared report
 // and the runs' results only, so it can be regenerated from the committed result files without a GPU.
 
+import { criticMeans } from './critic-probe.ts';
+import { criticSection } from './critic-section.ts';
 import type { Comparison, Report } from './report.ts';
 import type { RunResult } from './results.ts';
 import { type PairedDifference, pairedDifference, spread, type Verdict } from './verdict.ts';
@@ -20,7 +22,7 @@ export function compare(report: Report, results: ReadonlyMap<string, readonly Ru
     const finals = (arm: string) => {
       const bySeed = new Map<number, number>();
       for (const run of results.get(arm) ?? []) {
-        const value = finalOf(run, comparison.skill);
+        const value = comparedValue(run, comparison);
         if (value !== undefined) bySeed.set(run.seed, value);
       }
       return bySeed;
@@ -37,8 +39,22 @@ export function compare(report: Report, results: ReadonlyMap<string, readonly Ru
   });
 }
 
-/** A run's final held-out success, on one skill's problems if `skill` is given (undefined if it has no such figure). */
-const finalOf = (run: RunResult, skill: string | undefined): number | undefined => (skill === undefined ? run.final.heldOut : run.final.bySkill?.[skill]);
+/**
+ * What a comparison reads from a run (undefined if the run has no such figure): its final held-out
+ * success, on one skill's problems if `skill` is given, or its critic's mean probe figure.
+ */
+function comparedValue(run: RunResult, c: Comparison): number | undefined {
+  if (c.metric === 'critic-value-error') return criticMeans(run)?.valueError;
+  if (c.metric === 'critic-ranking') return criticMeans(run)?.rankingAccuracy;
+  return c.skill === undefined ? run.final.heldOut : run.final.bySkill?.[c.skill];
+}
+
+/** What a comparison compares, in words. */
+export function comparedWhat(c: Comparison): string {
+  if (c.metric === 'critic-value-error') return "the critic's value error (×100)";
+  if (c.metric === 'critic-ranking') return "the critic's ranking accuracy (%)";
+  return `final held-out ${c.skill ? `${c.skill} ` : ''}success`;
+}
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
 const points = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : '—');
@@ -46,7 +62,7 @@ const points = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Ma
 /** The one-sentence verdict of a comparison. */
 export function verdictSentence(outcome: ComparisonOutcome): string {
   const { comparison: c, seeds, paired } = outcome;
-  const what = `${c.arm} − ${c.against} on final held-out ${c.skill ? `${c.skill} ` : ''}success is ${points(paired.mean)} points (standard error ${Number.isFinite(paired.standardError) ? (100 * paired.standardError).toFixed(1) : '—'}, ${seeds.length} paired seeds)`;
+  const what = `${c.arm} − ${c.against} on ${comparedWhat(c)} is ${points(paired.mean)} points (standard error ${Number.isFinite(paired.standardError) ? (100 * paired.standardError).toFixed(1) : '—'}, ${seeds.length} paired seeds)`;
   const why: Record<Verdict, string> = {
     reproduces: `more than 2 standard errors ${c.direction === 'higher' ? 'above' : 'below'} zero, as the claim predicts`,
     contradicts: `more than 2 standard errors ${c.direction === 'higher' ? 'below' : 'above'} zero, against the claim`,
@@ -88,6 +104,7 @@ export function reportMarkdown(page: ReportPage): string {
   lines.push("Written by `horizon experiment` from the runs' results; do not edit by hand (the runner rewrites it).", '');
   if (page.finished < page.planned) lines.push(`> **Incomplete:** ${page.finished} of ${page.planned} runs have finished; the figures below cover those.`, '');
   lines.push(`**Question.** ${report.question}`, '');
+  if (report.design?.length) lines.push('## Design', '', ...report.design.flatMap((paragraph) => [paragraph, '']));
   lines.push('## Verdict', '');
   for (const o of outcomes) lines.push(`- *${o.comparison.claim}* ${verdictSentence(o)}`);
   lines.push('');
@@ -119,11 +136,12 @@ export function reportMarkdown(page: ReportPage): string {
   for (const o of outcomes) {
     const per = o.seeds.map((s, i) => `${s}: ${points(o.paired.differences[i])}`).join(', ') || '—';
     lines.push(
-      `| ${o.comparison.arm} − ${o.comparison.against}${o.comparison.skill ? ` (${o.comparison.skill})` : ''} | ${per} | ${points(o.paired.mean)} | ${Number.isFinite(o.paired.standardError) ? (100 * o.paired.standardError).toFixed(1) : '—'} | ${o.paired.verdict} |`,
+      `| ${o.comparison.arm} − ${o.comparison.against}${o.comparison.skill ? ` (${o.comparison.skill})` : ''}${o.comparison.metric ? ` (${comparedWhat(o.comparison)})` : ''} | ${per} | ${points(o.paired.mean)} | ${Number.isFinite(o.paired.standardError) ? (100 * o.paired.standardError).toFixed(1) : '—'} | ${o.paired.verdict} |`,
     );
   }
   lines.push(...trainingSection(report, results));
   if (report.probes?.includes('groups')) lines.push('', ...groupSection(report, results));
+  if (report.probes?.includes('critic')) lines.push('', ...criticSection(report, results));
   lines.push('', '## Protocol', '');
   lines.push(
     `- Seeds ${report.seeds.join(', ')}; every arm of a seed starts from that seed's one SFT warm start (${page.warmStartSteps} steps, cached) and uses that seed's rollout and shuffle streams.`,

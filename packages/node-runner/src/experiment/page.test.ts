@@ -259,3 +259,71 @@ describe('a report on a mixed task', () => {
     expect(page).not.toContain('## By skill');
   });
 });
+
+describe('a report that compares critics', () => {
+  const critics: Report = {
+    ...report,
+    name: 'critics',
+    comparisons: [
+      { arm: 'b', against: 'a', metric: 'critic-value-error', direction: 'lower', claim: 'b’s critic errs less (Someone 2026).' },
+      { arm: 'b', against: 'a', metric: 'critic-ranking', direction: 'higher', claim: 'b’s critic ranks better (Someone 2026).' },
+    ],
+    probes: ['critic'],
+  };
+  // Iteration 0 (the untrained critic) is left out of each run's mean; arm b's error is 0.1 below a's.
+  const probed = (r: RunResult, error: number, ranking: number): RunResult => ({
+    ...r,
+    critic: [
+      { iteration: 0, valueError: 0.9, rankingAccuracy: 0.5, prompts: 32 },
+      { iteration: 10, valueError: error, rankingAccuracy: ranking, prompts: 32 },
+      { iteration: 20, valueError: error, rankingAccuracy: ranking, prompts: 32 },
+    ],
+  });
+  const withCritics = new Map([
+    ['a', (results.get('a') ?? []).map((r) => probed(r, 0.3 + r.seed / 100, 0.6))],
+    ['b', (results.get('b') ?? []).map((r) => probed(r, 0.2 + r.seed / 100 + (r.seed === 2 ? 0.01 : 0), 0.6 + r.seed / 100))],
+  ]);
+
+  it('pairs the critics’ mean figures by seed, in the direction each claim predicts', () => {
+    const [error, ranking] = compare(critics, withCritics);
+    expect(error.paired.differences.map((d) => Math.round(d * 1000) / 1000)).toEqual([-0.1, -0.09, -0.1]);
+    expect(error.paired.verdict).toBe('reproduces');
+    expect(verdictSentence(error)).toMatch(/^\*\*reproduces\*\* — b − a on the critic's value error \(×100\) is −9\.7 points/);
+    expect(ranking.paired.verdict).toBe('reproduces');
+    const table = fidelityMarkdown([{ report: critics, outcomes: [error, ranking], planned: 6, finished: 6, hasPage: true }]);
+    expect(table).toContain("b vs a (the critic's value error (×100)): b’s critic errs less (Someone 2026). | reproduces | 3 |");
+  });
+
+  it('tabulates each arm’s critic over training, at its last point and by iteration', () => {
+    const page = reportMarkdown({
+      report: critics,
+      results: withCritics,
+      planned: 6,
+      finished: 6,
+      svgFile: 'x.svg',
+      commands: [],
+      armSets: new Map(),
+      iterations: 20,
+      warmStartSteps: 600,
+    });
+    expect(page).toContain('## Critic against Monte-Carlo values');
+    expect(page).toContain(
+      '| a | 0.320 ± 0.010 (1: 0.310, 2: 0.320, 3: 0.330) | 0.320 ± 0.010 (1: 0.310, 2: 0.320, 3: 0.330) | 60.0% ± 0.0 (1: 60.0%, 2: 60.0%, 3: 60.0%) |',
+    );
+    expect(page).toContain('| a | 0.900 / 50.0% | 0.320 / 60.0% | 0.320 / 60.0% |');
+    expect(page).toContain("| b − a (the critic's ranking accuracy (%)) | 1: +1.0, 2: +2.0, 3: +3.0 | +2.0 | 0.6 | reproduces |");
+  });
+
+  it('prints the declaration’s design paragraphs, and no Design section without them', () => {
+    const common = { results: withCritics, planned: 6, finished: 6, svgFile: 'x.svg', commands: [], armSets: new Map(), iterations: 20, warmStartSteps: 600 };
+    const page = reportMarkdown({ ...common, report: { ...critics, design: ['Both critics fit the same returns.', 'Sizes are left out.'] } });
+    expect(page).toContain('## Design\n\nBoth critics fit the same returns.\n\nSizes are left out.\n');
+    expect(reportMarkdown({ ...common, report: critics })).not.toContain('## Design');
+  });
+
+  it('leaves the critic section out when the report does not probe critics', () => {
+    expect(
+      reportMarkdown({ report, results, planned: 6, finished: 6, svgFile: 'x.svg', commands: [], armSets: new Map(), iterations: 20, warmStartSteps: 600 }),
+    ).not.toContain('## Critic against');
+  });
+});

@@ -47,6 +47,11 @@ export interface Comparison {
    * `eval/held_out_success_<skill>`), not on the whole held-out set.
    */
   skill?: string;
+  /**
+   * What is compared: final held-out success (default), or the arms' critics as the 'critic' probe
+   * measures them, each run's mean over its evaluation points after iteration 0 (critic-probe.ts).
+   */
+  metric?: 'critic-value-error' | 'critic-ranking';
   /** The sign the claim predicts for `arm − against`. */
   direction: 'higher' | 'lower';
   /** The claim in one sentence, with the paper named (and its arXiv id). */
@@ -72,8 +77,17 @@ export interface Report {
    * They are read from what the runs log, so adding one does not change any run.
    */
   trainingMetrics?: readonly { name: MetricName; label: string }[];
-  /** What the report adds beyond the held-out curves; 'groups' probes all-equal reward groups. */
-  probes?: readonly 'groups'[];
+  /**
+   * What the report adds beyond the held-out curves, at every evaluation point on the batch the
+   * next iteration trains on: 'groups' probes all-equal reward groups, 'critic' the critic's value
+   * error and ranking accuracy against Monte-Carlo values (arms without a critic skip it).
+   */
+  probes?: readonly ('groups' | 'critic')[];
+  /**
+   * Paragraphs the page prints under "Design": how the arms are made comparable, and what of the
+   * paper's claims the report leaves out and why. Words only; they change no run.
+   */
+  design?: readonly string[];
   /** Listed in the fidelity table (false for the runner's own check). */
   fidelity: boolean;
   /** Why it cannot run yet, if it needs recipe fields this version lacks (checked by resolving its arms). */

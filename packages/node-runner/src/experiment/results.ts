@@ -37,6 +37,17 @@ export interface GroupProbe {
   otherMeanAbsAdvantage: number;
 }
 
+/** The run's critic against the Monte-Carlo values of the batch the next iteration trains on (the 'critic' probe, critic-probe.ts). */
+export interface CriticProbe {
+  iteration: number;
+  /** Mean |value − Monte-Carlo value| per rollout. */
+  valueError: number;
+  /** Fraction of prompt pairs with different Monte-Carlo values that the critic orders the same way. */
+  rankingAccuracy: number;
+  /** Prompt groups in the batch. */
+  prompts: number;
+}
+
 export interface RunResult {
   key: string;
   report: string;
@@ -49,6 +60,7 @@ export interface RunResult {
   seconds: number;
   sampledTokens: number;
   groups?: GroupProbe[];
+  critic?: CriticProbe[];
   /** Means over the RL iterations of the metrics the report names (Report.trainingMetrics). */
   training?: Record<string, number>;
   /** An expert-sft arm's teacher completions: trained on, and dropped for not ending with <eos>. */

@@ -11,12 +11,13 @@ import type { Gpu } from '@horizon/kernels';
 import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
 import { FileMetricsLogger } from '../run/metrics-file.ts';
 import { RunDirTeacherSource } from '../run/teacher-source.ts';
+import { criticProbeBatch, probeCritic } from './critic-probe.ts';
 import { evaluateWithSkills } from './evaluate-skills.ts';
 import { runExpertSft } from './expert-sft.ts';
 import { probeGroups } from './group-probe.ts';
 import { type PlannedRun, teacherArms } from './plan.ts';
 import type { Report } from './report.ts';
-import { type CurvePoint, clearRun, type GroupProbe, type RunResult, skillSuccess, writeResult } from './results.ts';
+import { type CriticProbe, type CurvePoint, clearRun, type GroupProbe, type RunResult, skillSuccess, writeResult } from './results.ts';
 import { TrainingMeans, trainingMetricNames } from './training-means.ts';
 
 /** Evaluation points of a run after the warm start's own: the RL arms' eval.interval, at least one. */
@@ -44,6 +45,7 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
   const log = await FileMetricsLogger.create(join(run.dir, 'metrics.jsonl'), recipe);
   const curve: CurvePoint[] = [];
   const groups: GroupProbe[] = [];
+  const critic: CriticProbe[] = [];
   const rolloutsPerIteration = recipe.rl.promptsPerIteration * recipe.rl.groupSize;
   const training = new TrainingMeans(trainingMetricNames(report));
   let sampledTokens = 0;
@@ -65,10 +67,15 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
           ...(bySkill ? { bySkill } : {}),
           seconds: (performance.now() - started) / 1000,
         });
-        // The batch the next iteration trains on, sampled and scored with the same seeds; nothing is updated.
-        if (report.probes?.includes('groups') && step < recipe.rl.iterations) {
+        // The batch the next iteration trains on, sampled and scored with the same seeds; nothing is
+        // updated. The critic is probed after the last iteration too: its final state is a result.
+        const probeGroupsNow = report.probes?.includes('groups') && step < recipe.rl.iterations;
+        const probeCriticNow = report.probes?.includes('critic');
+        if (probeGroupsNow || probeCriticNow) {
           const batch = await trainer.sampleBatch();
-          groups.push(probeGroups({ ...batch.rows, advantages: batch.advantages }, step));
+          if (probeGroupsNow) groups.push(probeGroups({ ...batch.rows, advantages: batch.advantages }, step));
+          const forCritic = probeCriticNow ? criticProbeBatch(batch) : undefined;
+          if (forCritic) critic.push(probeCritic(forCritic, step));
         }
       },
     });
@@ -83,6 +90,7 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
     sampledTokens,
     seconds: seconds(started),
     groups: groups.length > 0 ? groups : undefined,
+    critic: critic.length > 0 ? critic : undefined,
     training: training.means(),
   });
 }
@@ -127,6 +135,7 @@ export interface ArmOutcome {
   /** Wall seconds after the warm start. */
   seconds: number;
   groups?: GroupProbe[];
+  critic?: CriticProbe[];
   training?: RunResult['training'];
   teacherSamples?: RunResult['teacherSamples'];
 }
@@ -145,6 +154,7 @@ async function finish(run: PlannedRun, report: Report, outcome: ArmOutcome): Pro
     seconds: outcome.seconds,
     sampledTokens: outcome.sampledTokens,
     ...(groups ? { groups } : {}),
+    ...(outcome.critic ? { critic: outcome.critic } : {}),
     ...(outcome.training ? { training: outcome.training } : {}),
     ...(outcome.teacherSamples ? { teacherSamples: outcome.teacherSamples } : {}),
   };

@@ -113,7 +113,7 @@ export async function runExperiment(experiment: ExperimentOptions): Promise<numb
     );
     const timings = await pilot(gpu, pending, firstWarm);
     const stillUncached = uncached.filter((run) => run.sftKey !== first.sftKey);
-    const cost = estimate(pending, stillUncached, timings, report.probes?.includes('groups') ?? false);
+    const cost = estimate(pending, stillUncached, timings, (report.probes?.length ?? 0) > 0);
     for (const line of cost.lines) out(`  ${line}`);
     const refusal = budgetRefusal(cost.minutes, report.budget.minutes, options.budgetMinutes);
     if (refusal) throw new InputError('run', refusal);

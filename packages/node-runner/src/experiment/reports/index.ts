@@ -5,6 +5,7 @@ import type { Report } from '../report.ts';
 import { compaction } from './compaction.ts';
 import { criticK } from './critic-k.ts';
 import { distillRunnerCheck } from './distill-runner-check.ts';
+import { genacReport } from './genac.ts';
 import { monitorPrecision } from './monitor-precision.ts';
 import { multiTeacherOpd } from './multi-teacher-opd.ts';
 import { ppoGrpoRlooSft } from './ppo-grpo-rloo-sft.ts';
@@ -13,7 +14,18 @@ import { runnerCheck } from './runner-check.ts';
 import { saoLag } from './sao-lag.ts';
 import { vcPpo } from './vc-ppo.ts';
 
-export const REPORTS: readonly Report[] = [ppoGrpoRlooSft, rlooVsGrpo, saoLag, criticK, vcPpo, multiTeacherOpd, compaction, runnerCheck, distillRunnerCheck];
+export const REPORTS: readonly Report[] = [
+  ppoGrpoRlooSft,
+  rlooVsGrpo,
+  saoLag,
+  criticK,
+  vcPpo,
+  genacReport,
+  multiTeacherOpd,
+  compaction,
+  runnerCheck,
+  distillRunnerCheck,
+];
 
 /** Reports that train nothing: a labelled set scored per seed (labelled-set.ts); listed after the training reports. */
 export const LABELLED_SET_REPORTS: readonly LabelledSetReport[] = [monitorPrecision];
