@@ -4,9 +4,9 @@
 // reads nothing else, so a report file is the whole protocol of its experiment.
 //
 // Follows the protocol of docs/experiments/README.md: paired arms (one SFT warm start per seed,
-// shared by every arm), at least 3 seeds, a final evaluation on at least 500 held-out problems,
-// and a verdict from the paired mean difference. Leaves out multi-process scheduling: the arms of
-// a report run one after another in one process.
+// shared by every arm), at least 3 seeds, a final evaluation on at least 500 held-out problems
+// (every one the task has, when it has fewer), and a verdict from the paired mean difference.
+// Leaves out multi-process scheduling: the arms of a report run one after another in one process.
 
 import type { MetricName } from '@horizon/core';
 
@@ -67,7 +67,7 @@ export interface Report {
   seeds: readonly number[];
   /** Recipe overrides applied to every arm before its own (iterations, evaluation sizes, …). */
   common: readonly string[];
-  /** Held-out problems of every evaluation, the final one included (≥ 500). */
+  /** Held-out problems of every evaluation, the final one included (≥ 500, or all the task has when it has fewer). */
   heldOutSize: number;
   /** What the report promises to cost on a quiet 2-core machine: runs and total minutes. */
   budget: { runs: number; minutes: number };

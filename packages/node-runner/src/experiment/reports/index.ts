@@ -8,6 +8,7 @@ import { distillRunnerCheck } from './distill-runner-check.ts';
 import { genacReport } from './genac.ts';
 import { monitorPrecision } from './monitor-precision.ts';
 import { multiTeacherOpd } from './multi-teacher-opd.ts';
+import { opid } from './opid.ts';
 import { ppoGrpoRlooSft } from './ppo-grpo-rloo-sft.ts';
 import { rlooVsGrpo } from './rloo-vs-grpo.ts';
 import { runnerCheck } from './runner-check.ts';
@@ -23,6 +24,7 @@ export const REPORTS: readonly Report[] = [
   genacReport,
   multiTeacherOpd,
   compaction,
+  opid,
   runnerCheck,
   distillRunnerCheck,
 ];
