@@ -414,6 +414,8 @@ export {
   type Recipe,
   type RecipeInput,
   RecipeSchema,
+  ROUTING_MODES,
+  type RoutingMode,
 } from './recipe/schema.ts';
 export { formatRecipeTable, type RecipeDifference, recipeDifferences, recipeValue } from './recipe/table.ts';
 export { type Access, type AccessKind, AccessLog, RecordingFs } from './sandbox/access-log.ts';
