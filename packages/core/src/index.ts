@@ -19,6 +19,8 @@ export { type Critique, formatCritique, type MalformedReason, parseCritique } fr
 export { ALGORITHM_BY_NAME, declaresRole } from './algorithms/index.ts';
 export { type PreCheckInputs, type PreCheckResult, skillDeltaOnDemonstrations } from './algorithms/opid/pre-check.ts';
 export { parseSkills, type Skills } from './algorithms/opid/skill-parser.ts';
+export { type SpanLog, spanLog } from './algorithms/span-log.ts';
+export { type OfflineSpanMethod, OfflineSpanTrainer, SOURCE_SPAN_KTO } from './algorithms/span-offline.ts';
 export {
   type AdamState,
   CHECKPOINT_FORMAT,
@@ -72,6 +74,11 @@ export {
 } from './envs/addition.ts';
 export { branchOf, isBranch, type ParentLink, ROOT_BRANCH } from './envs/branches.ts';
 export { DELEGATE_TOOL, delegateTool, SUB_AGENT_HEADER, type SubAgentLimits, subAgentEnvironment } from './envs/delegate.ts';
+export { dialogSftExample } from './envs/dialog-feedback/demonstrations.ts';
+export { DIALOG_VOCABULARY, type DialogConfig, DialogFeedbackEnv, type DialogTurnRecord } from './envs/dialog-feedback/env.ts';
+export { type FeedbackMix, feedbackMix, sampleDialog } from './envs/dialog-feedback/feedback-mix.ts';
+export { fitFeedbackRates } from './envs/dialog-feedback/feedback-rates.ts';
+export type { FeedbackRates } from './envs/dialog-feedback/scripted-user.ts';
 export {
   type ActionEnding,
   type Environment,
