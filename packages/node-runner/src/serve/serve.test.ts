@@ -393,7 +393,13 @@ describe('requests node:http cannot read', () => {
 
   it('headers that arrive too late get a 408 that says so, not a 400', () => {
     let written = '';
-    const socket = { writable: true, end: (text: string) => void (written = text), destroy: () => {} };
+    const socket = {
+      writable: true,
+      end: (text: string) => {
+        written = text;
+      },
+      destroy: () => {},
+    };
     s.server.emit('clientError', Object.assign(new Error('Request Timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket);
     expect(written.startsWith('HTTP/1.1 408 Request Timeout\r\n')).toBe(true);
     expect(bodyOf(written).error).toMatchObject({ code: 'request_timeout', message: "The request's headers did not arrive within 10 s." });
