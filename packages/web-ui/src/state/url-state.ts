@@ -17,6 +17,8 @@ export const VIEWS = [
   'opid',
   'genac',
   'gae',
+  'antihack-lab',
+  'compaction-lab',
   'home',
 ] as const;
 export type ViewName = (typeof VIEWS)[number];
