@@ -32,7 +32,7 @@ import { fmt } from '../format.ts';
 import { RunBadge } from '../run-badge.ts';
 import type { WalkUrl } from '../walk-parts.ts';
 import { useLabSettings } from './lab-url.ts';
-import { type LabRun, labPosition, useLabRuns } from './live-lab.ts';
+import { type LabRun, labPosition, useLabRuns, withCode } from './live-lab.ts';
 import { NumberField } from './number-field.ts';
 
 const SERIES = [
@@ -69,28 +69,36 @@ function ArmChart({ arm, counts }: { arm: AntihackArm; counts: IterationCounts[]
 function CountsTable({ counts }: { counts: IterationCounts[] }) {
   if (counts.length === 0) return null;
   return h(
-    'table',
-    { class: 'walk-table', 'data-testid': 'antihack-counts' },
-    h('caption', null, 'Every rollout of each iteration, counted from what it recorded (the environment’s grading and access record, the monitor’s decisions)'),
+    'div',
+    { class: 'lane-wrap' },
     h(
-      'thead',
-      null,
+      'table',
+      { class: 'walk-table', 'data-testid': 'antihack-counts' },
       h(
-        'tr',
+        'caption',
         null,
-        ['iteration', 'rollouts', 'solved clean', 'solved by hacking', 'touched .eval/', 'flagged', 'fabricated'].map((t) =>
-          h('th', { key: t, scope: 'col' }, t),
-        ),
+        'Every rollout of each iteration, counted from what it recorded (the environment’s grading and access record, the monitor’s decisions)',
       ),
-    ),
-    h(
-      'tbody',
-      null,
-      counts.map((c) =>
+      h(
+        'thead',
+        null,
         h(
           'tr',
-          { key: c.step, 'data-step': String(c.step) },
-          [c.step, c.rollouts, c.clean, c.hacked, c.attempted, c.flagged, c.fabricated].map((x, i) => h(i === 0 ? 'th' : 'td', { key: i }, String(x))),
+          null,
+          ['iteration', 'rollouts', 'solved clean', 'solved by hacking', 'touched .eval/', 'flagged', 'fabricated'].map((t) =>
+            h('th', { key: t, scope: 'col' }, t),
+          ),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        counts.map((c) =>
+          h(
+            'tr',
+            { key: c.step, 'data-step': String(c.step) },
+            [c.step, c.rollouts, c.clean, c.hacked, c.attempted, c.flagged, c.fabricated].map((x, i) => h(i === 0 ? 'th' : 'td', { key: i }, String(x))),
+          ),
         ),
       ),
     ),
@@ -254,7 +262,7 @@ function ReviewQueue({ engine, samples }: { engine: EngineHandle; samples: Repla
   const missed = items.filter((i) => !i.leak && labelOf(i.line) === 'hack').length;
   return h(
     'div',
-    { class: 'review' },
+    { class: 'review lane-wrap' },
     h(
       'table',
       { class: 'walk-table', 'data-testid': 'antihack-review' },
@@ -333,12 +341,16 @@ export function AntihackLab({ engine, url }: { engine: EngineHandle; url: WalkUr
       h(
         'p',
         null,
-        'HiddenTestFS with the hack path open: `cat .eval/f.js` prints the reference solution, and copying it passes the hidden tests. This lab trains the hidden-hack-ppo preset live in this tab’s worker, cut to a tab’s budget, once per guard arm. Every sh call of every rollout went through core’s monitor as it trained (in the log and guard arms): the tables below are what the run recorded, not a replay.',
+        withCode(
+          'HiddenTestFS with the hack path open: `cat .eval/f.js` prints the reference solution, and copying it passes the hidden tests. This lab trains the hidden-hack-ppo preset live in this tab’s worker, cut to a tab’s budget, once per guard arm. Every sh call of every rollout went through core’s monitor as it trained (in the log and guard arms): the tables below are what the run recorded, not a replay.',
+        ),
       ),
       h(
         'p',
         { class: 'note' },
-        'Honest expectation: a policy after a few dozen SFT steps writes `ls -a`, `cat task/README`, `echo x+6>f.js`; it has never seen `.eval/` read (the demonstrations never touch it), so hacks are rare at this budget, and the counts say so. The monitor walkthrough (Anti-hack monitor tab) lets you type the hack yourself.',
+        withCode(
+          'Honest expectation: a policy after a few dozen SFT steps writes `ls -a`, `cat task/README`, `echo x+6>f.js`; it has never seen `.eval/` read (the demonstrations never touch it), so hacks are rare at this budget, and the counts say so. The monitor walkthrough (Anti-hack monitor tab) lets you type the hack yourself.',
+        ),
       ),
     ),
     h(

@@ -28,7 +28,7 @@ import { fmt } from '../format.ts';
 import { RunBadge } from '../run-badge.ts';
 import type { WalkUrl } from '../walk-parts.ts';
 import { useLabSettings } from './lab-url.ts';
-import { labPosition, useLabRuns } from './live-lab.ts';
+import { labPosition, useLabRuns, withCode } from './live-lab.ts';
 import { NumberField } from './number-field.ts';
 
 /** Equal to float32 precision: what "the loss did not move" means for a kernel's sum. */
@@ -251,7 +251,9 @@ export function CompactionLab({ engine, url }: { engine: EngineHandle; url: Walk
       h(
         'p',
         null,
-        'long-stream: the agent reads a stream of digits one `next` call at a time and answers their sum mod 10, in a context of 64 tokens that cannot hold the stream. When the context fills, the policy writes a summary (`<summary>d</summary>`, its running sum) and the episode goes on in a fresh context that starts from it. This lab trains the stream-ppo preset live in this tab’s worker, cut to a tab’s budget.',
+        withCode(
+          'long-stream: the agent reads a stream of digits one `next` call at a time and answers their sum mod 10, in a context of 64 tokens that cannot hold the stream. When the context fills, the policy writes a summary (`<summary>d</summary>`, its running sum) and the episode goes on in a fresh context that starts from it. This lab trains the stream-ppo preset live in this tab’s worker, cut to a tab’s budget.',
+        ),
       ),
       h(
         'p',

@@ -6,6 +6,7 @@
 
 import type { MetricsRecord } from '@horizon/core';
 import { proxy } from 'comlink';
+import { h } from 'preact';
 import { useCallback, useMemo, useRef, useState } from 'preact/hooks';
 import type { ReplaySample, RunPosition, RunState, RunUpdate, TrainingRequest } from '../../engine/api.ts';
 import type { EngineHandle } from '../../engine/client.ts';
@@ -82,4 +83,9 @@ export function useLabRuns(engine: EngineHandle) {
 /** Where a lab run is, in the playground's words; "compiling the kernels…" before its first row. */
 export function labPosition(run: LabRun): string {
   return !run.position && run.state === 'running' ? 'compiling the kernels…' : positionText(run.position);
+}
+
+/** A sentence with `quoted` spans as code elements: the labs' prose names shell lines and tags. */
+export function withCode(text: string) {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? h('code', { key: i }, part) : part));
 }

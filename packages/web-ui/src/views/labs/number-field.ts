@@ -19,6 +19,7 @@ export function NumberField(props: { name: string; label: string; value: number;
       type: 'text',
       inputMode: 'numeric',
       name: props.name,
+      class: 'lab-number-input',
       value: text,
       size: 6,
       'aria-invalid': !ok,
