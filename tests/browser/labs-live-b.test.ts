@@ -123,6 +123,11 @@ describe('anti-hack lab', () => {
     expect(await page.locator('.lab-arm-chart').count()).toBe(2);
     expect(await page.locator('.lab-arm-chart[data-arm="off"]').getAttribute('data-points')).toBe('1');
     expect(new URL(page.url()).searchParams.get('walk')).toBe(JSON.stringify({ 'antihack-lab': { ...settings, arm: 'off', iterations: 1 } }));
+    // The learner visits the monitor walkthrough and comes back: both arms are still there.
+    await page.getByRole('tab', { name: 'Anti-hack monitor' }).click();
+    await page.locator('.monitor').waitFor({ timeout: 60_000 });
+    await page.getByRole('tab', { name: 'Anti-hack lab' }).click();
+    await expect.poll(() => page.locator('.lab-arm-chart').count(), { timeout: 30_000 }).toBe(2);
     const rows = await page.locator('[data-testid="antihack-calls"] tbody tr').count();
     if (rows > 0) {
       const calls = await shownCalls();

@@ -326,7 +326,7 @@ function armInfo(run: LabRun | undefined) {
 
 export function AntihackLab({ engine, url }: { engine: EngineHandle; url: WalkUrl }) {
   const [settings, setSettings, problem] = useLabSettings<AntihackSettings>(url, 'antihack-lab', ANTIHACK_DEFAULTS, ANTIHACK_LIMITS, { arm: ANTIHACK_ARMS });
-  const { runs, active, error, busy, start, pause, resume } = useLabRuns(engine);
+  const { runs, active, error, busy, start, pause, resume } = useLabRuns(engine, 'antihack');
   const shown = runs[settings.arm];
   const request = antihackRequest(settings);
   const activeRun = active ? runs[active] : undefined;

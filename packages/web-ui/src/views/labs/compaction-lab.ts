@@ -238,7 +238,7 @@ function TrajectoryView({ engine, all }: { engine: EngineHandle; all: LabTraject
 
 export function CompactionLab({ engine, url }: { engine: EngineHandle; url: WalkUrl }) {
   const [settings, setSettings, problem] = useLabSettings<CompactionLabSettings>(url, 'compaction-lab', COMPACTION_LAB_DEFAULTS, COMPACTION_LAB_LIMITS);
-  const { runs, error, busy, start, pause, resume } = useLabRuns(engine);
+  const { runs, error, busy, start, pause, resume } = useLabRuns(engine, 'compaction');
   const run = runs.stream;
   const request = compactionLabRequest(settings);
   const all = useMemo(() => trajectories(run?.samples ?? []), [run?.samples]);
