@@ -16,9 +16,9 @@ export const VIEWS = [
   'compaction',
   'opid',
   'genac',
-  'gae',
   'antihack-lab',
   'compaction-lab',
+  'gae',
   'home',
 ] as const;
 export type ViewName = (typeof VIEWS)[number];
