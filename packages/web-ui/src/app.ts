@@ -48,6 +48,27 @@ function LazyWalk({ engine, view, url }: { engine: EngineHandle; view: WalkView;
   return module ? h(module.Walkthrough, { engine, view, url }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
 }
 
+// The anti-hack and compaction labs train live and need no KaTeX; each loads when first opened.
+const LIVE_LABS = {
+  'antihack-lab': () => import('./views/labs/antihack-lab.ts').then((m) => m.AntihackLab),
+  'compaction-lab': () => import('./views/labs/compaction-lab.ts').then((m) => m.CompactionLab),
+};
+type LabView = keyof typeof LIVE_LABS;
+type LabComponent = Awaited<ReturnType<(typeof LIVE_LABS)[LabView]>>;
+
+function LazyLab({ engine, view, url }: { engine: EngineHandle; view: LabView; url: WalkUrl }) {
+  const [lab, setLab] = useState<{ view: LabView; component: LabComponent } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    LIVE_LABS[view]().then(
+      (component) => setLab({ view, component }),
+      (e) => setError(message(e)),
+    );
+  }, [view]);
+  if (error) return h('p', { class: 'error', role: 'alert' }, `The lab could not be loaded: ${error}`);
+  return lab && lab.view === view ? h(lab.component, { engine, url }) : h('p', { class: 'note' }, 'Loading the lab…');
+}
+
 /**
  * The page's default preset: tiny, whose first SFT point is on the chart within a second or two of
  * Play and whose whole run takes minutes on a laptop (docs/ui.md §15: feedback within two seconds). The
@@ -70,6 +91,8 @@ const TITLES: Record<ViewName, string> = {
   opid: 'OPID Δ',
   genac: 'Critic vs GenAC',
   gae: 'GAE walkthrough',
+  'antihack-lab': 'Anti-hack lab',
+  'compaction-lab': 'Compaction lab',
   home: 'Home',
 };
 
@@ -359,7 +382,8 @@ export function App({ engine }: { engine: EngineHandle }) {
         if (id && shownId.current === id) engine.loadRun(id).then(show, (error) => storageBanner(message(error)));
         return;
       }
-      if (!live || ['finished', 'diverged', 'failed'].includes(live.state)) {
+      // 'interrupted': a lab's run replaced this one in the worker (views/labs/live-lab.ts); Play starts afresh.
+      if (!live || ['finished', 'diverged', 'failed', 'interrupted'].includes(live.state)) {
         const run = await engine.startTraining({ recipe: url.recipe, ...(url.seed !== undefined ? { seed: url.seed } : {}), sets: url.sets }, onUpdate);
         setLive({ runId: run.summary.id, state: 'paused', position: null, choice: { recipe: url.recipe, seed: url.seed, sets: url.sets } });
         show(run);
@@ -593,6 +617,7 @@ export function App({ engine }: { engine: EngineHandle }) {
         url.view === 'genac'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
+      url.view === 'antihack-lab' || url.view === 'compaction-lab' ? h(LazyLab, { key: url.view, engine, view: url.view, url: walkUrl }) : null,
     ),
   );
 }

@@ -8,13 +8,19 @@
 // rows to IndexedDB. The page keeps one `RunView` per run and appends to it, whether the rows come
 // from a replay, from IndexedDB after a reload, or from the trainer.
 
-import type { HiddenTestFsEpisodesRequest, HiddenTestFsEpisodesResult, MetricsRecord, Phase, SampleRecord } from '@horizon/core';
+import type { HiddenTestFsEpisodesRequest, HiddenTestFsEpisodesResult, JsonValue, MetricsRecord, Phase, SampleRecord } from '@horizon/core';
 import type { WalkAnswers, WalkKind, WalkRequest } from './walk-api.ts';
 
 /** A samples.jsonl record with its channels decoded to numbers ("NaN" strings become NaN). */
 export interface ReplaySample extends Omit<SampleRecord, 'channels'> {
   /** Per-token channels (advantage, value, ratio, kl, logprob, …), each aligned with `tokens`. */
   channels: Record<string, number[]>;
+  /**
+   * A live rollout's episode record from its last step's info (LAB_INFO_KEYS): HiddenTestFS's `calls`
+   * (each call's line, exit status and the monitor's decision), `hackAttempt`, `hackRead` and
+   * `correct`, for the anti-hack lab; absent on replays (samples.jsonl does not keep it).
+   */
+  info?: Record<string, JsonValue>;
 }
 
 /** Which device computed something, for the label next to the numbers. */

@@ -16,6 +16,8 @@ export const VIEWS = [
   'compaction',
   'opid',
   'genac',
+  'antihack-lab',
+  'compaction-lab',
   'gae',
   'home',
 ] as const;
