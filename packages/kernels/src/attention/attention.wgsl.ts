@@ -28,7 +28,7 @@
 // value's loads, and in the key pass R keys share every query's. SwiftShader runs an invocation per
 // SIMD lane and loads each lane's vec4 separately, so at hd = 8 the loads, not the dot products, were
 // the cost. At the agent lengths (B=8, D=32, H=4, T = 64…256) this, the δ backward and a one-sweep
-// online-softmax forward cut the CPU time of forward+backward by 1.3–2× (docs/experiments.md,
+// online-softmax forward cut the CPU time of forward+backward by 1.2–1.8× (docs/experiments.md,
 // 2026-12-03).
 //
 // Masking: the loops stop at the diagonal, so masked scores never enter the softmax; the running max
