@@ -13,6 +13,7 @@ import { Compare } from './views/compare.ts';
 import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
 import { Home } from './views/home.ts';
+import type { LabView } from './views/labs/labs.ts';
 import { LoopOverview } from './views/loop-overview.ts';
 import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
 import { checkChoice } from './views/recipe-panel.ts';
@@ -48,6 +49,20 @@ function LazyWalk({ engine, view, url }: { engine: EngineHandle; view: WalkView;
   return module ? h(module.Walkthrough, { engine, view, url }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
 }
 
+// The labs train live in the worker; their views load on first open too.
+const loadLabs = () => import('./views/labs/labs.ts');
+type LabModule = Awaited<ReturnType<typeof loadLabs>>;
+
+function LazyLab(props: { engine: EngineHandle; view: LabView; device: DeviceStatus | null; recipe: string; sets: string[] }) {
+  const [module, setModule] = useState<LabModule | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    loadLabs().then(setModule, (e) => setError(message(e)));
+  }, []);
+  if (error) return h('p', { class: 'error', role: 'alert' }, `The lab could not be loaded: ${error}`);
+  return module ? h(module.Lab, props) : h('p', { class: 'note' }, 'Loading the lab…');
+}
+
 /**
  * The page's default preset: tiny, whose first SFT point is on the chart within a second or two of
  * Play and whose whole run takes minutes on a laptop (docs/ui.md §15: feedback within two seconds). The
@@ -69,6 +84,8 @@ const TITLES: Record<ViewName, string> = {
   compaction: 'Compaction',
   opid: 'OPID Δ',
   genac: 'Critic vs GenAC',
+  'opid-lab': 'OPID lab',
+  'genac-lab': 'GenAC lab',
   gae: 'GAE walkthrough',
   home: 'Home',
 };
@@ -593,6 +610,7 @@ export function App({ engine }: { engine: EngineHandle }) {
         url.view === 'genac'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
+      url.view === 'opid-lab' || url.view === 'genac-lab' ? h(LazyLab, { engine, view: url.view, device, recipe: url.recipe, sets: url.sets }) : null,
     ),
   );
 }

@@ -16,6 +16,8 @@ export const VIEWS = [
   'compaction',
   'opid',
   'genac',
+  'opid-lab',
+  'genac-lab',
   'gae',
   'home',
 ] as const;

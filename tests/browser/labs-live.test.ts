@@ -1,0 +1,227 @@
+// The live labs in headless Chromium on WebGPU (SwiftShader): each trains its method's preset in the
+// engine worker, shrunk through the link's ?set= fields, and a learner starts it and moves a
+// control. OPID: the rescoring of a logged rollout under the run's own routing, with the policy
+// that sampled it, must give back the Δ and the advantage the trainer logged; under every routing
+// the advantage is checked against the kernels' float64 opidRef on the shown log-probs, "none"
+// must add nothing and "step-only" must keep route's Δ on exactly the steps a step skill scored.
+// GenAC: every logged critique's value is checked against core's parseCritique (a digit) or the
+// fallback recomputed here (the mean of the well-formed values), its Monte-Carlo value against the
+// group's mean reward, and the shown G − v. Also reports page load and the longest main-thread
+// task while a lab trains.
+
+import { formatCritique, parseCritique, ROUTING_MODES } from '@horizon/core';
+import { opidRef } from '@horizon/kernels';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { OPID_LAB_ROUTINGS } from '../../packages/web-ui/src/engine/opid-lab-data.ts';
+import { appInChromium } from './support/app-in-chromium.ts';
+import { LONG_TASK_PROBE, readProbe, resetProbe } from './support/probe.ts';
+
+const served = appInChromium();
+let page: Page;
+
+beforeAll(async () => {
+  page = await served.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.addInitScript(LONG_TASK_PROBE);
+});
+
+/** Opens a lab at `hash` with `preset` and `sets`; reports the page's load times. */
+async function openLab(preset: string, sets: string[], hash: string): Promise<void> {
+  const query = new URLSearchParams([['recipe', preset], ...sets.map((s) => ['set', s])]);
+  await page.goto(`${served.app.url}?${query}#${hash}`);
+  await page.getByTestId('lab-train').waitFor({ timeout: 60_000 });
+  await expect.poll(() => page.getByTestId('lab-train').isEnabled(), { timeout: 60_000 }).toBe(true);
+  const load = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    return { dcl: nav.domContentLoadedEventEnd, load: nav.loadEventEnd, ready: performance.now() };
+  });
+  console.log(
+    `[perf] ${hash}: DOMContentLoaded ${load.dcl.toFixed(0)} ms, load ${load.load.toFixed(0)} ms, Train enabled (device open, lab loaded) ${load.ready.toFixed(0)} ms`,
+  );
+}
+
+/** Starts the lab's run by keyboard and waits for it to end; reports the longest main-thread task meanwhile. */
+async function trainToEnd(what: string, timeout: number): Promise<void> {
+  await resetProbe(page);
+  const started = Date.now();
+  await page.getByTestId('lab-train').focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.getByTestId('lab-status').getAttribute('data-state'), { timeout }).toBe('finished');
+  const probe = await readProbe(page);
+  console.log(
+    `[perf] ${what}: trained in ${((Date.now() - started) / 1000).toFixed(0)} s; longest main-thread task ${probe.longestTask.toFixed(0)} ms, longest frame gap ${probe.longestGap.toFixed(0)} ms`,
+  );
+}
+
+const numbers = (root: string, row: string) =>
+  page.locator(`${root} tr[data-row="${row}"] td`).evaluateAll((cells) => cells.map((c) => Number(c.getAttribute('data-value'))));
+
+async function rescored(rollout: number, routing: string) {
+  await page.waitForFunction(
+    (want) => {
+      const el = document.querySelector<HTMLElement>('.opid-lab');
+      if (!el?.dataset.answerFor) return false;
+      const got = JSON.parse(el.dataset.answerFor) as Record<string, unknown>;
+      return got.rollout === want.rollout && got.routing === want.routing;
+    },
+    { rollout, routing },
+    { timeout: 60_000 },
+  );
+  const rows = ['plainLogp', 'skillLogp', 'delta', 'loggedDelta', 'grpo', 'advantages'] as const;
+  const values = await Promise.all(rows.map((r) => numbers('.opid-lab', r)));
+  return Object.fromEntries(rows.map((r, i) => [r, values[i]])) as Record<(typeof rows)[number], number[]>;
+}
+
+const expectClose = (got: readonly number[], want: ArrayLike<number>, what: string, atol: number) => {
+  expect(got.length, `${what}: length`).toBe(want.length);
+  for (const [i, g] of got.entries())
+    expect(Math.abs(g - want[i]), `${what}[${i}]: page ${g}, reference ${want[i]}`).toBeLessThanOrEqual(atol + 1e-5 * Math.abs(want[i]));
+};
+
+describe('OPID lab', () => {
+  const COEF = 0.5;
+  it('trains hidden-opid live and shows the skills its parser mined from the rollouts', async () => {
+    // coef 0.5 (not the authors' 1e-3) so the advantage Δ adds is visible in the checks below.
+    await openLab('hidden-opid', ['rl.iterations=1', `opid.coef=${COEF}`], 'opid-lab');
+    await trainToEnd('OPID lab (40 SFT steps + 1 iteration)', 600_000);
+    await page.getByTestId('opid-skills').waitFor({ timeout: 60_000 });
+    const groups = await page.locator('[data-testid="opid-skills"] tbody tr').count();
+    expect(groups).toBe(2); // hidden-opid: 2 prompts × 4 rollouts
+    expect(await page.locator('select[name="rollout"] option').count()).toBe(8);
+    expect(ROUTING_MODES).toEqual(OPID_LAB_ROUTINGS.filter((r) => r !== 'none'));
+  }, 900_000);
+
+  it('rescoring under the run’s routing with π_old gives back the logged Δ; every routing’s Â matches opidRef', async () => {
+    // The first rollout with a step the trainer scored with a skill.
+    const rollouts = await page.locator('select[name="rollout"] option').count();
+    let chosen = -1;
+    for (let r = 0; r < rollouts && chosen < 0; r++) {
+      await page.locator('select[name="rollout"]').selectOption(String(r));
+      await rescored(r, 'route');
+      const routed = await page.locator('[data-testid="opid-steps"] li').allTextContents();
+      if (routed.some((t) => !t.includes('scored it with: no skill'))) chosen = r;
+    }
+    expect(chosen, 'no rollout of the iteration was scored with a skill').toBeGreaterThanOrEqual(0);
+    const route = await rescored(chosen, 'route');
+    expect(route.delta.some((d) => d !== 0)).toBe(true);
+    expectClose(route.delta, route.loggedDelta, 'Δ rescored vs logged', 2e-4);
+    const skillWeight = (delta: number[], skill: number[], plain: number[]) => [skill.some((s, k) => s !== plain[k]) || delta.some((d) => d !== 0) ? 1 : 0];
+    const check = (got: Awaited<ReturnType<typeof rescored>>, what: string) => {
+      const ref = opidRef(
+        {
+          episodeAdvantages: got.grpo,
+          augmentedLogp: got.skillLogp,
+          originalLogp: got.plainLogp,
+          mask: got.grpo.map(() => 1),
+          skillWeight: skillWeight(got.delta, got.skillLogp, got.plainLogp),
+        },
+        got.grpo.length,
+        COEF,
+      );
+      expectClose(got.delta, ref.delta, `${what}: Δ`, 1e-5);
+      expectClose(got.advantages, ref.advantages, `${what}: Â`, 1e-5);
+    };
+    check(route, 'route');
+    // The logged advantage is the trainer's Â; under its own routing the rescored Â is the same.
+    const logged = await numbers('.opid-lab', 'grpo');
+    expectClose(
+      route.advantages,
+      logged.map((g, k) => g + COEF * route.loggedDelta[k]),
+      'Â rescored vs logged',
+      2e-4,
+    );
+
+    // The learner switches routing by keyboard: focus a mode's button, Enter.
+    const pick = async (mode: string) => {
+      await page
+        .getByRole('group', { name: 'routing' })
+        .getByRole('button', { name: new RegExp(`^${mode}`) })
+        .focus();
+      await page.keyboard.press('Enter');
+      return rescored(chosen, mode === 'global only' ? 'global-only' : mode === 'step only' ? 'step-only' : mode.split(' ')[0]);
+    };
+    const none = await pick('none');
+    expect(none.delta.every((d) => d === 0)).toBe(true);
+    expectClose(none.advantages, none.grpo, 'none: Â = Â^GRPO', 1e-6);
+    check(none, 'none');
+
+    const stepOnly = await pick('step only');
+    check(stepOnly, 'step-only');
+    // Route gives a critical step with a skill its step skill, as step-only does; step-only scores nothing else.
+    const steps = await page.locator('[data-testid="opid-steps"] li').allTextContents();
+    const tokenSteps = await page
+      .locator('[data-testid="opid-lab-table"] thead th[scope="col"]')
+      .evaluateAll((ths) => ths.map((t) => Number(t.getAttribute('title')?.replace('step ', ''))));
+    tokenSteps.forEach((s, k) => {
+      const stepSkill = steps[s].includes('this routing: “');
+      if (stepSkill) expect(Math.abs(stepOnly.delta[k] - route.delta[k]), `token ${k} (step ${s})`).toBeLessThan(2e-4);
+      else expect(stepOnly.delta[k], `token ${k} (step ${s}) is not scored under step-only`).toBe(0);
+    });
+
+    const global = await pick('global only');
+    check(global, 'global-only');
+    const concat = await pick('concat');
+    check(concat, 'concat');
+    // The strip reads by keyboard: one tab stop, → moves, the focused token's Δ is spelled out.
+    await page.locator('[data-testid="opid-lab-strip"] [tabindex="0"]').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByTestId('opid-lab-strip-focus').textContent()).toContain('Token 1');
+  }, 300_000);
+});
+
+describe('GenAC lab', () => {
+  it('trains add-genac live; every critique’s value, Monte-Carlo value and G − v match core’s parser and the group means', async () => {
+    await openLab('add-genac', ['rl.iterations=3'], 'genac-lab');
+    await trainToEnd('GenAC lab (30 SFT steps + 3 iterations)', 600_000);
+    const iterations = await page.locator('select[name="iteration"] option').count();
+    expect(iterations).toBe(3);
+    let wellFormed = 0;
+    for (let it = 1; it <= iterations; it++) {
+      await page.locator('select[name="iteration"]').selectOption(String(it));
+      await expect.poll(() => page.locator('.genac-lab').getAttribute('data-iteration')).toBe(String(it));
+      const rows = await page.locator('[data-testid="genac-lab-table"] tbody tr').evaluateAll((trs) =>
+        trs.map((tr) => {
+          const d = (tr as HTMLElement).dataset;
+          return {
+            group: Number(d.group),
+            reward: Number(d.reward),
+            value: Number(d.value),
+            mc: Number(d.mc),
+            digit: d.digit === '' ? null : Number(d.digit),
+            malformed: d.malformed ?? '',
+            written: tr.querySelectorAll('td')[3]?.textContent ?? '',
+          };
+        }),
+      );
+      expect(rows.length).toBe(16); // 4 prompts × 4 rollouts, all logged
+      const ok = rows.filter((r) => r.digit !== null);
+      wellFormed += ok.length;
+      const fallback = ok.length > 0 ? ok.reduce((a, r) => a + r.value, 0) / ok.length : 0.5;
+      for (const r of rows) {
+        if (r.digit !== null) {
+          const parsed = parseCritique(r.written, true);
+          expect(parsed.ok && parsed.digit, `iteration ${it}: "${r.written}"`).toBe(r.digit);
+          expect(r.written).toBe(formatCritique(parsed.reasoning, r.digit));
+          expect(Math.abs(r.value - r.digit / 10)).toBeLessThan(1e-6);
+        } else {
+          expect(r.malformed).not.toBe('');
+          expect(Math.abs(r.value - fallback), `iteration ${it}: fallback`).toBeLessThan(1e-6);
+        }
+        const group = rows.filter((o) => o.group === r.group);
+        expect(Math.abs(r.mc - group.reduce((a, o) => a + o.reward, 0) / group.length)).toBeLessThan(1e-6);
+      }
+    }
+    // Both branches were checked: some critiques carried a digit (the critic's SFT iterations teach the form).
+    expect(wellFormed, 'no critique of the 3 iterations was well formed').toBeGreaterThan(0);
+    // The learner picks a rollout by keyboard; its panel shows the critique and G − v.
+    const second = page.locator('[data-testid="genac-lab-table"] tbody tr').nth(1);
+    await second.getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    const id = await second.getAttribute('data-rollout');
+    await expect.poll(() => page.getByTestId('genac-critique').getAttribute('data-rollout')).toBe(id);
+    const reward = Number(await second.getAttribute('data-reward'));
+    const v = Number(await second.getAttribute('data-value'));
+    expect(Number(await page.getByTestId('genac-return').getAttribute('data-value'))).toBe(reward);
+    expect(Math.abs(Number(await page.getByTestId('genac-advantage').getAttribute('data-value')) - (reward - v))).toBeLessThan(1e-9);
+  }, 900_000);
+});
