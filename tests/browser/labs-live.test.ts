@@ -78,6 +78,16 @@ const expectClose = (got: readonly number[], want: ArrayLike<number>, what: stri
     expect(Math.abs(g - want[i]), `${what}[${i}]: page ${g}, reference ${want[i]}`).toBeLessThanOrEqual(atol + 1e-5 * Math.abs(want[i]));
 };
 
+/** At a phone's 390 px the lab needs no sideways scrolling (docs/ui.md, quality bar); the tables scroll in their own boxes. */
+async function fitsPhone(what: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await expect.poll(() => page.evaluate(() => document.scrollingElement?.scrollWidth ?? 0), { message: `${what} at 390 px` }).toBeLessThanOrEqual(390);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+}
+
 describe('OPID lab', () => {
   const COEF = 0.5;
   it('trains hidden-opid live and shows the skills its parser mined from the rollouts', async () => {
@@ -87,6 +97,7 @@ describe('OPID lab', () => {
     await page.getByTestId('opid-skills').waitFor({ timeout: 60_000 });
     const groups = await page.locator('[data-testid="opid-skills"] tbody tr').count();
     expect(groups).toBe(2); // hidden-opid: 2 prompts × 4 rollouts
+    console.log(`[opid lab] ${await page.getByTestId('opid-lab-metrics').textContent()}`);
     expect(await page.locator('select[name="rollout"] option').count()).toBe(8);
     expect(ROUTING_MODES).toEqual(OPID_LAB_ROUTINGS.filter((r) => r !== 'none'));
   }, 900_000);
@@ -104,7 +115,12 @@ describe('OPID lab', () => {
     expect(chosen, 'no rollout of the iteration was scored with a skill').toBeGreaterThanOrEqual(0);
     const route = await rescored(chosen, 'route');
     expect(route.delta.some((d) => d !== 0)).toBe(true);
-    expectClose(route.delta, route.loggedDelta, 'Δ rescored vs logged', 2e-4);
+    const worst = Math.max(...route.delta.map((d, k) => Math.abs(d - route.loggedDelta[k])));
+    console.log(
+      `[opid lab] rollout ${chosen}: ${route.delta.filter((d) => d !== 0).length} tokens with Δ ≠ 0; largest |Δ rescored − Δ logged| ${worst.toExponential(2)}`,
+    );
+    // With the policy after the update instead of π_old, one iteration at hidden-opid's lr moved Δ by 8e-4 on a token.
+    expectClose(route.delta, route.loggedDelta, 'Δ rescored vs logged', 5e-5);
     const skillWeight = (delta: number[], skill: number[], plain: number[]) => [skill.some((s, k) => s !== plain[k]) || delta.some((d) => d !== 0) ? 1 : 0];
     const check = (got: Awaited<ReturnType<typeof rescored>>, what: string) => {
       const ref = opidRef(
@@ -128,7 +144,7 @@ describe('OPID lab', () => {
       route.advantages,
       logged.map((g, k) => g + COEF * route.loggedDelta[k]),
       'Â rescored vs logged',
-      2e-4,
+      5e-5,
     );
 
     // The learner switches routing by keyboard: focus a mode's button, Enter.
@@ -154,7 +170,7 @@ describe('OPID lab', () => {
       .evaluateAll((ths) => ths.map((t) => Number(t.getAttribute('title')?.replace('step ', ''))));
     tokenSteps.forEach((s, k) => {
       const stepSkill = steps[s].includes('this routing: “');
-      if (stepSkill) expect(Math.abs(stepOnly.delta[k] - route.delta[k]), `token ${k} (step ${s})`).toBeLessThan(2e-4);
+      if (stepSkill) expect(Math.abs(stepOnly.delta[k] - route.delta[k]), `token ${k} (step ${s})`).toBeLessThan(5e-5);
       else expect(stepOnly.delta[k], `token ${k} (step ${s}) is not scored under step-only`).toBe(0);
     });
 
@@ -166,6 +182,7 @@ describe('OPID lab', () => {
     await page.locator('[data-testid="opid-lab-strip"] [tabindex="0"]').focus();
     await page.keyboard.press('ArrowRight');
     expect(await page.getByTestId('opid-lab-strip-focus').textContent()).toContain('Token 1');
+    await fitsPhone('the OPID lab');
   }, 300_000);
 });
 
@@ -223,5 +240,6 @@ describe('GenAC lab', () => {
     const v = Number(await second.getAttribute('data-value'));
     expect(Number(await page.getByTestId('genac-return').getAttribute('data-value'))).toBe(reward);
     expect(Math.abs(Number(await page.getByTestId('genac-advantage').getAttribute('data-value')) - (reward - v))).toBeLessThan(1e-9);
+    await fitsPhone('the GenAC lab');
   }, 900_000);
 });
