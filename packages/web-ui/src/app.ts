@@ -13,6 +13,7 @@ import { Compare } from './views/compare.ts';
 import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
 import { Home } from './views/home.ts';
+import { LAB_RUN_EVENT, type LabRunEvent } from './views/labs/lab-run-event.ts';
 import type { LabView } from './views/labs/labs.ts';
 import { LoopOverview } from './views/loop-overview.ts';
 import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
@@ -250,6 +251,12 @@ export function App({ engine }: { engine: EngineHandle }) {
   const [replayNote, setReplayNote] = useState<{ error: boolean; text: string } | null>(null);
   const { banners, show: showBanner, dismiss } = useBanners();
   const [live, setLive] = useState<LiveStatus | null>(null);
+  const [labLive, setLabLive] = useState<LabRunEvent | null>(null);
+  useEffect(() => {
+    const onLab = (e: Event) => setLabLive((e as CustomEvent<LabRunEvent>).detail);
+    addEventListener(LAB_RUN_EVENT, onLab);
+    return () => removeEventListener(LAB_RUN_EVENT, onLab);
+  }, []);
   const [transportBusy, setTransportBusy] = useState(false);
   /** The recipe choice whose kernels the worker has compiled (JSON), for the playground's note. */
   const [warm, setWarm] = useState<string | null>(null);
@@ -445,9 +452,14 @@ export function App({ engine }: { engine: EngineHandle }) {
   const logged = useMemo(() => loggedRunState(current?.records, current?.summary, current?.recipe), [current]);
   // Two badges: the header's is the live run's (idle when nothing trains in this tab); the run bar's
   // is the run on screen, a replay or a saved run, so a shipped replay never reads as "training".
-  const liveBadge = live
-    ? { state: live.state, why: live.message ?? `Live run: ${live.state}${live.position ? ` at ${positionText(live.position)}` : ''}.` }
-    : { state: 'idle' as const, why: 'Nothing trains in this tab; Play in the Playground starts a live run.' };
+  // A lab's run is the worker's live run while it trains or waits paused (views/labs/lab-run.ts).
+  const labActive = labLive !== null && (labLive.state === 'running' || labLive.state === 'paused');
+  const liveBadge =
+    live && !labActive
+      ? { state: live.state, why: live.message ?? `Live run: ${live.state}${live.position ? ` at ${positionText(live.position)}` : ''}.` }
+      : labLive
+        ? { state: labLive.state, why: labLive.message ?? `The ${labLive.lab.toUpperCase()} lab’s run: ${labLive.state} at ${positionText(labLive.position)}.` }
+        : { state: 'idle' as const, why: 'Nothing trains in this tab; Play in the Playground starts a live run.' };
   const shownBadge = isLive ? liveBadge : logged;
   const resumable = !isLive && current?.summary.source === 'live' && logged.state === 'interrupted' && device?.kind === 'gpu';
   const choice = useMemo(() => ({ recipe: url.recipe, seed: url.seed, sets: url.sets }), [url.recipe, url.seed, url.sets]);

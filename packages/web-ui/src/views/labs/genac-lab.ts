@@ -14,15 +14,21 @@ import type { DeviceStatus, ReplaySample } from '../../engine/api.ts';
 import type { EngineHandle } from '../../engine/client.ts';
 import { fmt, fmtSigned } from '../format.ts';
 import { ErrorLine } from '../walk-parts.ts';
-import { LabTransport, useLabRun } from './lab-run.ts';
+import { type LabRun, LabTransport, useLabRun, useLabRuns } from './lab-run.ts';
 
 export const GENAC_LAB_PRESET = 'add-genac';
-/** add-genac at browser size: 4 prompts × 4 rollouts, 2 iterations of critic SFT, 1 of REINFORCE, then PPO. */
+/**
+ * add-genac at browser size: 8 prompts × 8 rollouts, 2 iterations of critic SFT, 1 of REINFORCE,
+ * then PPO. The warm start (300 steps at lr 0.01) is what makes some rollouts correct: after 150
+ * steps at 0.01, 16 rollouts earned no reward at all, so every Monte-Carlo value was 0; after 300,
+ * iteration 1's 64 rollouts averaged 0.20, its groups 0 to 0.75 (horizon train, seed 1).
+ */
 export const GENAC_LAB_SETS: readonly string[] = [
-  'sft.steps=30',
+  'sft.steps=300',
+  'sft.lr=0.01',
   'rl.iterations=6',
-  'rl.promptsPerIteration=4',
-  'rl.groupSize=4',
+  'rl.promptsPerIteration=8',
+  'rl.groupSize=8',
   'rl.minibatches=1',
   'genac.sftIterations=2',
   'genac.reinforceIterations=1',
@@ -161,9 +167,66 @@ function CritiqueTable({ rows, chosen, onPick }: { rows: CritiqueRow[]; chosen: 
   );
 }
 
+/** The seeds the seed-sensitivity view offers: the preset's (1) and two more. */
+export const GENAC_LAB_SEEDS = [1, 2, 3] as const;
+
+/** The same recipe trained from several seeds: per seed, each iteration's malformed rate, value error and reward. */
+function SeedSensitivity({ runs, base, seed }: { runs: Map<string, LabRun>; base: string; seed: number }) {
+  const bySeed = GENAC_LAB_SEEDS.map((s) => ({ seed: s, run: runs.get(`${base}\nseed=${s}`) })).filter((r) => r.run?.records.some((x) => x.phase === 'rl'));
+  if (bySeed.length === 0) return null;
+  const steps = [...new Set(bySeed.flatMap(({ run }) => (run as LabRun).records.filter((r) => r.phase === 'rl').map((r) => r.step)))].sort((a, b) => a - b);
+  const cell = (run: LabRun, step: number) => {
+    const m = run.records.find((r) => r.phase === 'rl' && r.step === step)?.metrics;
+    if (!m) return h('td', { key: step, class: 'note' }, '—');
+    return h(
+      'td',
+      { key: step, 'data-step': step, 'data-value-error': String(m['genac/value_error']), 'data-malformed': String(m['genac/malformed_rate']) },
+      `${fmt(m['genac/value_error'] ?? Number.NaN, 2)} · ${fmt(100 * (m['genac/malformed_rate'] ?? Number.NaN), 0)}% · ${fmt(m['rollout/reward'] ?? Number.NaN, 2)}`,
+    );
+  };
+  return h(
+    'div',
+    { class: 'lane-wrap' },
+    h(
+      'table',
+      { class: 'lane walk-table', 'data-testid': 'genac-seeds' },
+      h(
+        'caption',
+        null,
+        'Seed sensitivity: the same recipe from each seed trained on this page — per iteration, mean |v − MC| · malformed critiques · reward. Another seed draws other weights and other prompts; train it with the seed picker above.',
+      ),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, 'seed'),
+          steps.map((k) => h('th', { key: k, scope: 'col' }, `iteration ${k}`)),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        bySeed.map(({ seed: s, run }) =>
+          h(
+            'tr',
+            { key: s, 'data-seed': s, class: s === seed ? 'selected' : undefined },
+            h('th', { scope: 'row' }, `${s}${s === seed ? ' (shown)' : ''}`),
+            steps.map((k) => cell(run as LabRun, k)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 export function GenacLab({ engine, device, sets }: { engine: EngineHandle; device: DeviceStatus | null; sets: string[] }) {
-  const request = useMemo(() => ({ recipe: GENAC_LAB_PRESET, sets: [...GENAC_LAB_SETS, ...sets] }), [sets.join('\n')]);
-  const { run, busy, error, start, pause } = useLabRun(engine, `genac:${request.sets.join('\n')}`, request);
+  const [seed, setSeed] = useState<number>(GENAC_LAB_SEEDS[0]);
+  const base = `genac:${[...GENAC_LAB_SETS, ...sets].join('\n')}`;
+  const request = useMemo(() => ({ recipe: GENAC_LAB_PRESET, sets: [...GENAC_LAB_SETS, ...sets, `seed=${seed}`] }), [sets.join('\n'), seed]);
+  const { run, busy, error, start, pause } = useLabRun(engine, `${base}\nseed=${seed}`, request);
+  const all = useLabRuns(base);
   const iterations = useMemo(() => [...new Set((run?.samples ?? []).filter((s) => s.phase === 'rl' && s.critique).map((s) => s.step))], [run?.samples]);
   const [picked, setPicked] = useState<number | null>(null);
   const [chosen, setChosen] = useState(0);
@@ -195,6 +258,20 @@ export function GenacLab({ engine, device, sets }: { engine: EngineHandle; devic
         ' preset trains live on this page’s device, shrunk to the browser (',
         h('code', null, request.sets.join(' ')),
         '). Early critiques are often malformed; watch the malformed rate fall as the critic’s SFT iterations go by.',
+      ),
+    ),
+    h(
+      'div',
+      { class: 'gae-controls' },
+      h(
+        'label',
+        null,
+        'Seed ',
+        h(
+          'select',
+          { name: 'seed', value: seed, disabled: run?.state === 'running', onChange: (e: Event) => setSeed(Number((e.target as HTMLSelectElement).value)) },
+          GENAC_LAB_SEEDS.map((s) => h('option', { key: s, value: s }, s === 1 ? '1 (the preset’s)' : String(s))),
+        ),
       ),
     ),
     h(LabTransport, {
@@ -239,6 +316,7 @@ export function GenacLab({ engine, device, sets }: { engine: EngineHandle; devic
           `Iteration ${iteration} (${phaseOf(iteration as number, request.sets)}): malformed ${fmt(100 * (metrics['genac/malformed_rate'] ?? Number.NaN), 0)}% of critiques, fallback value ${fmt(metrics['genac/fallback_value'] ?? Number.NaN, 3)}, mean |v − MC| ${fmt(metrics['genac/value_error'] ?? Number.NaN, 3)}, reward ${fmt(metrics['rollout/reward'] ?? Number.NaN, 3)}.`,
         )
       : null,
+    h(SeedSensitivity, { runs: all, base, seed }),
     row ? h(Critique, { row }) : null,
     rows.length > 0 ? h(CritiqueTable, { rows, chosen: Math.min(chosen, rows.length - 1), onPick: setChosen }) : null,
   );

@@ -12,6 +12,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { LabKind, ReplaySample, RunPosition, RunState, RunUpdate, TrainingRequest } from '../../engine/api.ts';
 import type { EngineHandle } from '../../engine/client.ts';
 import { positionText } from '../../state/run-state.ts';
+import { LAB_RUN_EVENT, type LabRunEvent } from './lab-run-event.ts';
 
 export interface LabRun {
   id: string;
@@ -24,11 +25,15 @@ export interface LabRun {
 
 const runs = new Map<string, LabRun>();
 const watchers = new Map<string, Set<(run: LabRun | null) => void>>();
+/** Watchers of every lab run, for views that compare runs (the GenAC lab's seeds). */
+const allWatchers = new Set<() => void>();
 
-function publish(key: string, run: LabRun | null): void {
-  if (run) runs.set(key, run);
-  else runs.delete(key);
+function publish(key: string, run: LabRun): void {
+  runs.set(key, run);
   for (const watch of watchers.get(key) ?? []) watch(run);
+  for (const watch of allWatchers) watch();
+  const detail: LabRunEvent = { lab: key.split(':')[0], state: run.state, position: run.position, ...(run.message ? { message: run.message } : {}) };
+  dispatchEvent(new CustomEvent(LAB_RUN_EVENT, { detail }));
 }
 
 const ended = (state: RunState) => state === 'finished' || state === 'diverged' || state === 'failed' || state === 'interrupted';
@@ -82,13 +87,32 @@ export function useLabRun(engine: EngineHandle, key: string, request: TrainingRe
   return { run, busy, error, start, pause };
 }
 
+/** Every lab run of this page whose key starts with `prefix`, by key, kept up to date. */
+export function useLabRuns(prefix: string): Map<string, LabRun> {
+  const pick = () => new Map([...runs].filter(([key]) => key.startsWith(prefix)));
+  const [all, setAll] = useState(pick);
+  useEffect(() => {
+    const watch = () => setAll(pick());
+    allWatchers.add(watch);
+    return () => void allWatchers.delete(watch);
+  }, [prefix]);
+  return all;
+}
+
 /** Train / Pause, and where the run is, in words (a status region, so a screen reader hears it change). */
 export function LabTransport(props: { run: LabRun | null; busy: boolean; blocked: string | null; onStart: () => void; onPause: () => void; what: string }) {
   const { run, busy, blocked } = props;
   const running = run?.state === 'running';
-  const where = run
-    ? `${run.state === 'running' ? 'Training' : run.state === 'paused' ? 'Paused' : run.state} at ${positionText(run.position)}${run.message ? ` — ${run.message}` : ''}`
-    : `Not started. ${props.what}`;
+  const STATE_TEXT: Record<RunState, string> = {
+    idle: 'Idle',
+    running: 'Training',
+    paused: 'Paused',
+    finished: 'Finished',
+    diverged: 'Diverged',
+    failed: 'Failed',
+    interrupted: 'Interrupted',
+  };
+  const where = run ? `${STATE_TEXT[run.state]} (${positionText(run.position)})${run.message ? ` — ${run.message}` : ''}` : `Not started. ${props.what}`;
   return h(
     'div',
     { class: 'lab-transport', role: 'group', 'aria-label': 'training' },

@@ -264,7 +264,12 @@ export function OpidLab({ engine, device, sets }: { engine: EngineHandle; device
     last
       ? h(
           'p',
-          { class: 'note', 'data-testid': 'opid-lab-metrics' },
+          {
+            class: 'note',
+            'data-testid': 'opid-lab-metrics',
+            'data-skill-delta': String(last['policy/skill_delta']),
+            'data-scored-frac': String(last['rollout/skill_scored_frac']),
+          },
           `Iteration ${rlRows.at(-1)?.step}: mean Δ over scored tokens ${fmtSigned(last['policy/skill_delta'] ?? Number.NaN, 4)} (policy/skill_delta), ${fmt(100 * (last['rollout/skill_scored_frac'] ?? Number.NaN), 1)}% of action tokens scored with a skill, reward ${fmt(last['rollout/reward'] ?? Number.NaN, 3)}.`,
         )
       : null,
