@@ -132,7 +132,8 @@ async function fitsPhone(what: string): Promise<void> {
 describe('OPID lab', () => {
   const COEF = 0.5;
   // coef 0.5 (not the authors' 1e-3) so the advantage Δ adds is visible in the checks below.
-  const SETS = ['rl.iterations=1', `opid.coef=${COEF}`];
+  // One held-out and one OOD episode: the evaluations after SFT and at the end are not what is checked.
+  const SETS = ['rl.iterations=1', `opid.coef=${COEF}`, 'eval.heldOutSize=1', 'eval.oodSize=1'];
   let cli: ReturnType<typeof cliTrain>;
   let chosenId = -1;
   it('trains hidden-opid live and shows the skills its parser mined from the rollouts', async () => {
