@@ -186,34 +186,39 @@ function SeedSensitivity({ runs, base, seed }: { runs: Map<string, LabRun>; base
   };
   return h(
     'div',
-    { class: 'lane-wrap' },
+    { class: 'lab-seeds' },
     h(
-      'table',
-      { class: 'lane walk-table', 'data-testid': 'genac-seeds' },
+      'p',
+      { class: 'note' },
+      'The same recipe from each seed trained on this page: another seed draws other initial weights, other prompts and other samples, so the spread between rows is how much one run’s critic says about the method. Train another with the seed picker above.',
+    ),
+    h(
+      'div',
+      { class: 'lane-wrap' },
       h(
-        'caption',
-        null,
-        'Seed sensitivity: the same recipe from each seed trained on this page — per iteration, mean |v − MC| · malformed critiques · reward. Another seed draws other weights and other prompts; train it with the seed picker above.',
-      ),
-      h(
-        'thead',
-        null,
+        'table',
+        { class: 'lane walk-table', 'data-testid': 'genac-seeds' },
+        h('caption', null, 'Seed sensitivity: mean |v − MC| · malformed critiques · reward, per iteration'),
         h(
-          'tr',
+          'thead',
           null,
-          h('th', { scope: 'col' }, 'seed'),
-          steps.map((k) => h('th', { key: k, scope: 'col' }, `iteration ${k}`)),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        bySeed.map(({ seed: s, run }) =>
           h(
             'tr',
-            { key: s, 'data-seed': s, class: s === seed ? 'selected' : undefined },
-            h('th', { scope: 'row' }, `${s}${s === seed ? ' (shown)' : ''}`),
-            steps.map((k) => cell(run as LabRun, k)),
+            null,
+            h('th', { scope: 'col' }, 'seed'),
+            steps.map((k) => h('th', { key: k, scope: 'col' }, `iteration ${k}`)),
+          ),
+        ),
+        h(
+          'tbody',
+          null,
+          bySeed.map(({ seed: s, run }) =>
+            h(
+              'tr',
+              { key: s, 'data-seed': s, class: s === seed ? 'selected' : undefined },
+              h('th', { scope: 'row' }, `${s}${s === seed ? ' (shown)' : ''}`),
+              steps.map((k) => cell(run as LabRun, k)),
+            ),
           ),
         ),
       ),
