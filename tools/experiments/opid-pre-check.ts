@@ -25,7 +25,7 @@ const { values } = parseArgs({
   },
 });
 const report = reportByName(values.report);
-if (!report || !('arms' in report)) throw new Error(`no training report named ${values.report}`);
+if (!report || !('common' in report)) throw new Error(`no training report named ${values.report}`);
 const seed = Number(values.seed);
 const run = planRuns(report, values.runs).find((r) => r.seed === seed && r.warmRecipe.rl.algorithm === 'opid');
 if (!run) throw new Error(`report ${report.name} has no OPID arm at seed ${seed}`);

@@ -25,6 +25,8 @@ export { routeRollout } from './algorithms/opid/opid.ts';
 export { type PreCheckInputs, type PreCheckResult, skillDeltaOnDemonstrations } from './algorithms/opid/pre-check.ts';
 export { skillLogprobs } from './algorithms/opid/skill-delta.ts';
 export { parseSkills, type Skills } from './algorithms/opid/skill-parser.ts';
+export { type SpanLog, spanLog } from './algorithms/span-log.ts';
+export { type OfflineSpanMethod, OfflineSpanTrainer, SOURCE_SPAN_KTO } from './algorithms/span-offline.ts';
 export {
   type AdamState,
   CHECKPOINT_FORMAT,
@@ -78,6 +80,11 @@ export {
 } from './envs/addition.ts';
 export { branchOf, isBranch, type ParentLink, ROOT_BRANCH } from './envs/branches.ts';
 export { DELEGATE_TOOL, delegateTool, SUB_AGENT_HEADER, type SubAgentLimits, subAgentEnvironment } from './envs/delegate.ts';
+export { dialogSftExample } from './envs/dialog-feedback/demonstrations.ts';
+export { DIALOG_VOCABULARY, type DialogConfig, DialogFeedbackEnv, type DialogTurnRecord } from './envs/dialog-feedback/env.ts';
+export { type FeedbackMix, feedbackMix, sampleDialog } from './envs/dialog-feedback/feedback-mix.ts';
+export { fitFeedbackRates } from './envs/dialog-feedback/feedback-rates.ts';
+export type { FeedbackRates } from './envs/dialog-feedback/scripted-user.ts';
 export {
   type ActionEnding,
   type Environment,

@@ -14,7 +14,7 @@ import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
 import { Home } from './views/home.ts';
 import { LAB_RUN_EVENT, type LabRunEvent } from './views/labs/lab-run-event.ts';
-import type { LabView } from './views/labs/labs.ts';
+import type { LabView as MethodLabView } from './views/labs/labs.ts';
 import { LoopOverview } from './views/loop-overview.ts';
 import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
 import { checkChoice } from './views/recipe-panel.ts';
@@ -50,18 +50,39 @@ function LazyWalk({ engine, view, url }: { engine: EngineHandle; view: WalkView;
   return module ? h(module.Walkthrough, { engine, view, url }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
 }
 
-// The labs train live in the worker; their views load on first open too.
-const loadLabs = () => import('./views/labs/labs.ts');
-type LabModule = Awaited<ReturnType<typeof loadLabs>>;
+// The OPID and GenAC labs train live in the worker; their module loads on first open too.
+const loadMethodLabs = () => import('./views/labs/labs.ts');
+type MethodLabModule = Awaited<ReturnType<typeof loadMethodLabs>>;
 
-function LazyLab(props: { engine: EngineHandle; view: LabView; device: DeviceStatus | null; recipe: string; sets: string[] }) {
-  const [module, setModule] = useState<LabModule | null>(null);
+function LazyMethodLab(props: { engine: EngineHandle; view: MethodLabView; device: DeviceStatus | null; recipe: string; sets: string[] }) {
+  const [module, setModule] = useState<MethodLabModule | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    loadLabs().then(setModule, (e) => setError(message(e)));
+    loadMethodLabs().then(setModule, (e) => setError(message(e)));
   }, []);
   if (error) return h('p', { class: 'error', role: 'alert' }, `The lab could not be loaded: ${error}`);
   return module ? h(module.Lab, props) : h('p', { class: 'note' }, 'Loading the lab…');
+}
+
+// The anti-hack and compaction labs train live and need no KaTeX; each loads when first opened.
+const LIVE_LABS = {
+  'antihack-lab': () => import('./views/labs/antihack-lab.ts').then((m) => m.AntihackLab),
+  'compaction-lab': () => import('./views/labs/compaction-lab.ts').then((m) => m.CompactionLab),
+};
+type LabView = keyof typeof LIVE_LABS;
+type LabComponent = Awaited<ReturnType<(typeof LIVE_LABS)[LabView]>>;
+
+function LazyLab({ engine, view, url }: { engine: EngineHandle; view: LabView; url: WalkUrl }) {
+  const [lab, setLab] = useState<{ view: LabView; component: LabComponent } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    LIVE_LABS[view]().then(
+      (component) => setLab({ view, component }),
+      (e) => setError(message(e)),
+    );
+  }, [view]);
+  if (error) return h('p', { class: 'error', role: 'alert' }, `The lab could not be loaded: ${error}`);
+  return lab && lab.view === view ? h(lab.component, { engine, url }) : h('p', { class: 'note' }, 'Loading the lab…');
 }
 
 /**
@@ -88,6 +109,8 @@ const TITLES: Record<ViewName, string> = {
   'opid-lab': 'OPID lab',
   'genac-lab': 'GenAC lab',
   gae: 'GAE walkthrough',
+  'antihack-lab': 'Anti-hack lab',
+  'compaction-lab': 'Compaction lab',
   home: 'Home',
 };
 
@@ -383,7 +406,8 @@ export function App({ engine }: { engine: EngineHandle }) {
         if (id && shownId.current === id) engine.loadRun(id).then(show, (error) => storageBanner(message(error)));
         return;
       }
-      if (!live || ['finished', 'diverged', 'failed'].includes(live.state)) {
+      // 'interrupted': a lab's run replaced this one in the worker (views/labs/live-lab.ts); Play starts afresh.
+      if (!live || ['finished', 'diverged', 'failed', 'interrupted'].includes(live.state)) {
         const run = await engine.startTraining({ recipe: url.recipe, ...(url.seed !== undefined ? { seed: url.seed } : {}), sets: url.sets }, onUpdate);
         setLive({ runId: run.summary.id, state: 'paused', position: null, choice: { recipe: url.recipe, seed: url.seed, sets: url.sets } });
         show(run);
@@ -622,7 +646,8 @@ export function App({ engine }: { engine: EngineHandle }) {
         url.view === 'genac'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
-      url.view === 'opid-lab' || url.view === 'genac-lab' ? h(LazyLab, { engine, view: url.view, device, recipe: url.recipe, sets: url.sets }) : null,
+      url.view === 'opid-lab' || url.view === 'genac-lab' ? h(LazyMethodLab, { engine, view: url.view, device, recipe: url.recipe, sets: url.sets }) : null,
+      url.view === 'antihack-lab' || url.view === 'compaction-lab' ? h(LazyLab, { key: url.view, engine, view: url.view, url: walkUrl }) : null,
     ),
   );
 }

@@ -4,7 +4,7 @@
 // solved for the source's feedback mix at that accuracy (feedback-rates.ts), and the SFT policy's
 // dialogues under those rates become the fixed log, labelled per turn by the feedback verifier.
 // Every method then trains from the same SFT weights on the same log: span-KTO, RW-SFT with
-// neutral weight 0.8 and 0, and SFT. The tests check that each trains, that they end in different
+// weights 1 / 0.8 / 0 and 1 / 0 / 0 on good / neutral / bad turns, and SFT. The tests check that each trains, that they end in different
 // places, and that each moves the spans its loss says it moves.
 //
 // Shape legend:  B rows · T positions
@@ -171,8 +171,8 @@ describe('offline span-level training on the SFT policy’s dialogue log', () =>
     // β = 1 rather than the source's 0.01 so that 30 steps show the preference term's direction.
     const methods: Record<string, OfflineSpanMethod> = {
       'span-kto': { kind: 'span-kto', beta: 1, lambdaW: 1, lambdaL: 1, alpha: 0.9 },
-      'rw-sft-0.8': { kind: 'rw-sft', neutralWeight: 0.8 },
-      'rw-sft-0': { kind: 'rw-sft', neutralWeight: 0 },
+      'rw-sft-0.8': { kind: 'rw-sft', weights: { good: 1, neutral: 0.8, bad: 0 } },
+      'rw-sft-0': { kind: 'rw-sft', weights: { good: 1, neutral: 0, bad: 0 } },
       sft: { kind: 'sft' },
     };
     const results: Record<string, Awaited<ReturnType<typeof train>>> = {};

@@ -6,8 +6,9 @@
 //                preference unit — good spans pushed up, bad ones down, against an EMA reference
 //                point of the batch's span rewards r_k = Σ(ℓ − ℓ_ref) — and neutral turns kept as
 //                language modelling. Spans are the log's turns (caller span ids), not polarity runs.
-//   rw-sft       reward-weighted SFT, the source's baseline: −Σ w·ℓ / Σ w with w = 1 on good turns,
-//                `neutralWeight` on neutral ones (the source's 0.8, or 0) and 0 on bad ones.
+//   rw-sft       reward-weighted SFT, the source's baseline: −Σ w·ℓ / Σ w with one weight per label,
+//                w_pos on good turns, w_neu on neutral ones, w_neg on bad ones (the source's best
+//                w_pos 1.2, w_neu 1, w_neg 0.8; w_neg = 0 drops the rejected turns).
 //   sft          plain SFT on the whole log, bad turns included: w = 1 everywhere.
 //
 // One step = one command encoder (forward, log-probs, the method's dL/dℓ, classifier backward, model
@@ -25,8 +26,8 @@ import { logRows, type SpanLog } from './span-log.ts';
 export type OfflineSpanMethod =
   /** Span-level KTO: β, λ_w (good), λ_l (bad), EMA decay α of the reference point. */
   | { kind: 'span-kto'; beta: number; lambdaW: number; lambdaL: number; alpha: number }
-  /** Reward-weighted SFT: good turns weigh 1, neutral `neutralWeight`, bad 0. */
-  | { kind: 'rw-sft'; neutralWeight: number }
+  /** Reward-weighted SFT: good turns weigh `good`, neutral ones `neutral`, bad ones `bad` (each ≥ 0, not all 0). */
+  | { kind: 'rw-sft'; weights: { good: number; neutral: number; bad: number } }
   /** SFT on every assistant token of the log. */
   | { kind: 'sft' };
 
@@ -49,13 +50,19 @@ export function sftWeights(method: Exclude<OfflineSpanMethod, { kind: 'span-kto'
     if (!m) return 0;
     if (method.kind === 'sft') return 1;
     const p = rows.polarity[i];
-    return p > 0 ? 1 : p < 0 ? 0 : method.neutralWeight;
+    const { good, neutral, bad } = method.weights;
+    return p > 0 ? good : p < 0 ? bad : neutral;
   });
 }
 
 export function checkOfflineMethod(method: OfflineSpanMethod): void {
   const bad = (field: string, value: number, range: string) => new RangeError(`${method.kind}.${field} must be ${range}, got ${value}`);
-  if (method.kind === 'rw-sft' && !(method.neutralWeight >= 0 && method.neutralWeight <= 1)) throw bad('neutralWeight', method.neutralWeight, 'in [0, 1]');
+  if (method.kind === 'rw-sft') {
+    const { weights } = method;
+    for (const label of ['good', 'neutral', 'bad'] as const)
+      if (!(weights[label] >= 0 && Number.isFinite(weights[label]))) throw bad(`weights.${label}`, weights[label], 'a finite number ≥ 0');
+    if (weights.good + weights.neutral + weights.bad === 0) throw new RangeError('rw-sft.weights are all 0: the method would train on nothing');
+  }
   if (method.kind === 'span-kto') {
     for (const field of ['beta', 'lambdaW', 'lambdaL'] as const)
       if (!(method[field] >= 0 && Number.isFinite(method[field]))) throw bad(field, method[field], 'a finite number ≥ 0');

@@ -359,6 +359,8 @@ describe('loading refuses missing, corrupt and mismatched checkpoints', () => {
     );
     const relaxed = resolveRecipe({ preset: 'tiny', sets: ['checkpoint.keepLast=5'] }).recipe;
     expect((await loadCheckpoint(store, { recipe: relaxed })).step).toBe(2);
+    // Logging every rollout changes what samples.jsonl gets, not what any iteration computes.
+    expect(() => checkResumeRecipe(recipe, resolveRecipe({ preset: 'tiny', sets: ['log.allSamples=true'] }).recipe, 'x')).not.toThrow();
     expect(() => checkResumeRecipe(recipe, resolveRecipe({ preset: 'tiny', sets: ['rl.algorithm=rloo', 'rl.groupSize=2'] }).recipe, 'x')).toThrow(
       'cannot resume from x: it was trained with rl.algorithm = "ppo" but this run asks for "rloo"',
     );

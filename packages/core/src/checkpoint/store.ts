@@ -33,9 +33,10 @@ export interface CheckpointStore {
 /**
  * Fields that may differ between the saved and the resuming recipe: they do not change what any
  * iteration computes. `rl.iterations` lengthens or shortens a run (every random stream is keyed by
- * the iteration number, not by the total); evaluation uses its own greedy sampler and streams.
+ * the iteration number, not by the total); evaluation uses its own greedy sampler and streams;
+ * `log.allSamples` only chooses how many of an iteration's rollouts samples.jsonl gets.
  */
-export const RESUME_SAFE_FIELDS: readonly string[] = ['checkpoint.interval', 'checkpoint.keepLast', 'rl.iterations', 'eval.interval'];
+export const RESUME_SAFE_FIELDS: readonly string[] = ['checkpoint.interval', 'checkpoint.keepLast', 'rl.iterations', 'eval.interval', 'log.allSamples'];
 
 /** Throws a CheckpointError naming the first field (in schema order) where the recipes differ. */
 export function checkResumeRecipe(saved: Recipe, requested: Recipe, where: string): void {

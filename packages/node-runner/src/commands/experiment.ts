@@ -6,14 +6,14 @@
 
 import { resolve } from 'node:path';
 import { type Command, UsageError } from '../cli/command.ts';
-import { REPORTS, reportByName } from '../experiment/reports/index.ts';
+import { REPORT_NAMES, reportByName } from '../experiment/reports/index.ts';
 import { runExperiment } from '../experiment/run-experiment.ts';
 import { acquireGpu } from '../platform/acquire-gpu.ts';
 
 export const experiment: Command = {
   name: 'experiment',
   summary: 'run a declared comparison (arms × seeds, paired, resumable) and write its report and the fidelity table',
-  positionals: `<${REPORTS.map((r) => r.name).join('|')}>`,
+  positionals: `<${REPORT_NAMES.join('|')}>`,
   flags: {
     budget: { type: 'string', description: 'minutes the pending runs may take when the pilot estimates more than the report declares', valueName: 'minutes' },
     'dry-run': { type: 'boolean', description: 'print the plan (runs done and pending, warm starts to train) and stop' },
@@ -22,7 +22,7 @@ export const experiment: Command = {
     docs: { type: 'string', description: 'where the pages go (default docs/experiments)', valueName: 'dir' },
   },
   async run({ flags, positionals, out }) {
-    const names = REPORTS.map((r) => r.name).join(', ');
+    const names = REPORT_NAMES.join(', ');
     if (positionals.length !== 1) throw new UsageError(`experiment takes one report name (${names}).`);
     const report = reportByName(positionals[0]);
     if (!report) throw new UsageError(`there is no report "${positionals[0]}"; the reports are ${names}.`);

@@ -5,6 +5,7 @@
 
 import type { LabelledSetReport, LabelledVerdict } from './labelled-set.ts';
 import { type ComparisonOutcome, comparedWhat } from './markdown.ts';
+import type { OfflineOutcome, OfflineReport } from './offline-report.ts';
 import type { Report } from './report.ts';
 
 export interface FidelityRow {
@@ -25,12 +26,24 @@ export interface LabelledSetRow {
   hasPage: boolean;
 }
 
-const isLabelledRow = (row: FidelityRow | LabelledSetRow): row is LabelledSetRow => 'kind' in row.report && row.report.kind === 'labelled-set';
+/** An offline report's row: a verdict per claim from the seeds stored so far. */
+export interface OfflineRow {
+  report: OfflineReport;
+  outcomes: readonly OfflineOutcome[];
+  /** Declared seeds stored. */
+  seeds: number;
+  hasPage: boolean;
+}
+
+type Row = FidelityRow | OfflineRow | LabelledSetRow;
+
+const isLabelledRow = (row: Row): row is LabelledSetRow => 'kind' in row.report && row.report.kind === 'labelled-set';
+const isOfflineRow = (row: Row): row is OfflineRow => 'kind' in row.report && row.report.kind === 'offline';
 
 // The experiment log, one folder up from the table (spelt in pieces: a path relative to this page, not to this file).
 const LOG_LINK = ['..', 'experiments.md'].join('/');
 
-export function fidelityMarkdown(rows: readonly (FidelityRow | LabelledSetRow)[]): string {
+export function fidelityMarkdown(rows: readonly Row[]): string {
   const lines = [
     '# Experiments: do the methods behave as their papers say, in miniature?',
     '',
@@ -47,6 +60,9 @@ export function fidelityMarkdown(rows: readonly (FidelityRow | LabelledSetRow)[]
     '- the verdict is "reproduces", "contradicts" or "inconclusive" by whether the paired mean difference',
     '  (arm − comparison arm, per seed) is more than 2 standard errors from zero in the claimed direction.',
     '',
+    'An offline report trains its arms offline on one fixed log per seed (at least 3), from one SFT policy per',
+    'seed, and scores every arm on the same held-out problems; its verdicts apply the same rule to each claim.',
+    '',
     'A labelled-set report trains nothing: it scores a two-stage detector (a rule stage, then a judge) on a',
     'set of calls labelled by construction, one set drawn per seed (at least 3), and its verdict applies the',
     'same 2-standard-error rule to the paired differences of precision and recall; its page states the rule.',
@@ -59,6 +75,10 @@ export function fidelityMarkdown(rows: readonly (FidelityRow | LabelledSetRow)[]
   for (const row of rows) {
     if (isLabelledRow(row)) {
       lines.push(labelledRow(row));
+      continue;
+    }
+    if (isOfflineRow(row)) {
+      lines.push(...offlineRows(row));
       continue;
     }
     const name = row.hasPage ? `[${row.report.name}](${row.report.name}.md)` : row.report.name;
@@ -79,6 +99,18 @@ export function fidelityMarkdown(rows: readonly (FidelityRow | LabelledSetRow)[]
   }
   lines.push('');
   return lines.join('\n');
+}
+
+function offlineRows(row: OfflineRow): string[] {
+  const { report } = row;
+  const name = row.hasPage ? `[${report.name}](${report.name}.md)` : report.name;
+  if (row.seeds === 0) return [`| ${name} | ${report.comparisons[0]?.claim ?? report.question} | not run yet | — |`];
+  const label = (metric: string) => report.metrics.find((m) => m.name === metric)?.label ?? metric;
+  return row.outcomes.map((o) => {
+    const verdict =
+      row.seeds < report.seeds.length ? `incomplete (${row.seeds} of ${report.seeds.length} seeds; ${o.paired.verdict} so far)` : o.paired.verdict;
+    return `| ${name} | ${o.comparison.arm} vs ${o.comparison.against} (${label(o.comparison.metric)}): ${o.comparison.claim} | ${verdict} | ${row.seeds} |`;
+  });
 }
 
 function labelledRow(row: LabelledSetRow): string {

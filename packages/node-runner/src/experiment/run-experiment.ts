@@ -10,23 +10,25 @@ import { InputError } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
 import { DirectoryCheckpointStore } from '../run/checkpoint-store.ts';
 import { budgetRefusal, estimate } from './budget.ts';
-import { type FidelityRow, fidelityMarkdown, type LabelledSetRow } from './fidelity.ts';
+import { type FidelityRow, fidelityMarkdown, type LabelledSetRow, type OfflineRow } from './fidelity.ts';
 import { isLabelledSet, type LabelledSetReport, labelledVerdict, readLabelledResult, seedScores } from './labelled-set.ts';
 import { compare, reportMarkdown } from './markdown.ts';
+import { isOffline, type OfflineReport, offlineOutcomes, readOfflineResult } from './offline-report.ts';
 import { pilot } from './pilot.ts';
 import { type PlannedRun, planRuns, sftCacheDir, unrunnableReason } from './plan.ts';
 import type { Report } from './report.ts';
-import { LABELLED_SET_REPORTS, REPORTS } from './reports/index.ts';
+import { LABELLED_SET_REPORTS, OFFLINE_REPORTS, REPORTS } from './reports/index.ts';
 import { RESULT_FILE, type RunResult, readResult, runState } from './results.ts';
 import { runArm } from './run-arm.ts';
 import { runLabelledSet } from './run-labelled-set.ts';
+import { runOfflineReport } from './run-offline-report.ts';
 import { plotSvg } from './svg.ts';
 import { withTrainingMeans } from './training-means.ts';
 import { warmStart } from './warm-start.ts';
 
 export interface ExperimentOptions {
-  /** A training report (arms × seeds), or a labelled-set report, which trains nothing (labelled-set.ts). */
-  report: Report | LabelledSetReport;
+  /** A training report (arms × seeds), an offline report (offline-report.ts), or a labelled-set report, which trains nothing (labelled-set.ts). */
+  report: Report | OfflineReport | LabelledSetReport;
   /** runs/experiments: runs and cached warm starts. */
   runsRoot: string;
   /** docs/experiments: pages, plots, the fidelity table, the results' copies. */
@@ -65,6 +67,7 @@ type TrainingOptions = ExperimentOptions & { report: Report };
 export async function runExperiment(experiment: ExperimentOptions): Promise<number> {
   const declared = experiment.report;
   if (isLabelledSet(declared)) return runLabelledSet({ ...experiment, report: declared, writeTable: () => writeTable(experiment) });
+  if (isOffline(declared)) return runOfflineReport({ ...experiment, report: declared, writeTable: () => writeTable(experiment) });
   const options: TrainingOptions = { ...experiment, report: declared };
   const { report, runsRoot, docsDir, out } = options;
   const say = (line: string) => out(`horizon experiment ${report.name}: ${line}`);
@@ -205,8 +208,8 @@ function mostCommon(values: readonly number[]): number | undefined {
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
-async function fidelityRows(options: ExperimentOptions): Promise<(FidelityRow | LabelledSetRow)[]> {
-  const rows: (FidelityRow | LabelledSetRow)[] = [];
+async function fidelityRows(options: ExperimentOptions): Promise<(FidelityRow | OfflineRow | LabelledSetRow)[]> {
+  const rows: (FidelityRow | OfflineRow | LabelledSetRow)[] = [];
   const pages = new Set(await readdir(options.docsDir).catch(() => [] as string[]));
   for (const report of REPORTS) {
     if (!report.fidelity) continue;
@@ -220,6 +223,11 @@ async function fidelityRows(options: ExperimentOptions): Promise<(FidelityRow | 
     const results = await collect(options.docsDir, report, runs);
     const finished = [...results.values()].reduce((a, r) => a + r.length, 0);
     rows.push({ report, outcomes: compare(report, results), planned: runs.length, finished, hasPage });
+  }
+  for (const report of OFFLINE_REPORTS) {
+    const stored = await readOfflineResult(options.docsDir, report);
+    const seeds = stored?.seeds.filter((s) => report.seeds.includes(s.seed)) ?? [];
+    rows.push({ report, outcomes: seeds.length > 0 ? offlineOutcomes(report, seeds) : [], seeds: seeds.length, hasPage: pages.has(`${report.name}.md`) });
   }
   for (const report of LABELLED_SET_REPORTS) {
     const stored = await readLabelledResult(options.docsDir, report);

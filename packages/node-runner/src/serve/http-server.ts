@@ -136,9 +136,18 @@ export function createServeServer(model: ServedModel, options: ServerOptions): S
   // Slow clients cannot hold a connection forever: headers within 10 s, the whole request within the time limit.
   server.headersTimeout = 10_000;
   server.requestTimeout = options.requestTimeoutMs + 10_000;
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-    else socket.destroy();
+  // A request node:http could not read never reaches `route`; it still gets an OpenAI error body
+  // that says why. A busy event loop (the GPU scheduler between awaits) can hold parsed headers
+  // past headersTimeout: that is a 408 the client may retry, not a malformed request.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return void socket.destroy();
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const apiError = timedOut
+      ? new ApiError(408, `The request's headers did not arrive within ${server.headersTimeout / 1000} s.`, 'invalid_request_error', null, 'request_timeout')
+      : new ApiError(400, `The request is not valid HTTP/1.1 (${error.code ?? error.message}).`, 'invalid_request_error', null, 'malformed_request');
+    const body = JSON.stringify(apiError.body());
+    const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
   return server;
 }

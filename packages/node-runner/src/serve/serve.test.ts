@@ -9,7 +9,7 @@
 
 import { execFile } from 'node:child_process';
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { promisify } from 'node:util';
 import { CharTokenizer, type ChunkSampler, type GeneratedRow, mixSeed, type SamplingOptions, type TopLogprobSource } from '@horizon/core';
 import OpenAI from 'openai';
@@ -364,5 +364,44 @@ describe('with curl', () => {
     expect(text).toBe('abcdefg');
     const bad = await curl('curl', ['-sS', '-w', '\n%{http_code}', '-d', '{oops', `${s.base}/v1/completions`]);
     expect(bad.stdout.trim().split('\n').at(-1)).toBe('400');
+  });
+});
+
+describe('requests node:http cannot read', () => {
+  /** The raw answer to `bytes` written on a fresh connection. */
+  async function raw(bytes: string): Promise<string> {
+    const { port } = s.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('utf8');
+    });
+    socket.write(bytes);
+    await new Promise((resolve) => socket.on('close', resolve));
+    return answer;
+  }
+
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } };
+
+  it('a malformed request gets a 400 with an OpenAI error body, and the server goes on', async () => {
+    const answer = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(answer.startsWith('HTTP/1.1 400 Bad Request\r\n')).toBe(true);
+    expect(answer).toContain('content-type: application/json');
+    expect(bodyOf(answer).error.code).toBe('malformed_request');
+    await stillServes();
+  });
+
+  it('headers that arrive too late get a 408 that says so, not a 400', () => {
+    let written = '';
+    const socket = {
+      writable: true,
+      end: (text: string) => {
+        written = text;
+      },
+      destroy: () => {},
+    };
+    s.server.emit('clientError', Object.assign(new Error('Request Timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket);
+    expect(written.startsWith('HTTP/1.1 408 Request Timeout\r\n')).toBe(true);
+    expect(bodyOf(written).error).toMatchObject({ code: 'request_timeout', message: "The request's headers did not arrive within 10 s." });
   });
 });

@@ -8,7 +8,7 @@
 // rows to IndexedDB. The page keeps one `RunView` per run and appends to it, whether the rows come
 // from a replay, from IndexedDB after a reload, or from the trainer.
 
-import type { HiddenTestFsEpisodesRequest, HiddenTestFsEpisodesResult, MetricsRecord, Phase, SampleRecord } from '@horizon/core';
+import type { HiddenTestFsEpisodesRequest, HiddenTestFsEpisodesResult, JsonValue, MetricsRecord, Phase, SampleRecord } from '@horizon/core';
 import type { OpidLabState, OpidRescoreAnswer, OpidRescoreRequest } from './opid-lab-data.ts';
 import type { WalkAnswers, WalkKind, WalkRequest } from './walk-api.ts';
 
@@ -16,6 +16,12 @@ import type { WalkAnswers, WalkKind, WalkRequest } from './walk-api.ts';
 export interface ReplaySample extends Omit<SampleRecord, 'channels'> {
   /** Per-token channels (advantage, value, ratio, kl, logprob, …), each aligned with `tokens`. */
   channels: Record<string, number[]>;
+  /**
+   * A live rollout's episode record from its last step's info (LAB_INFO_KEYS): HiddenTestFS's `calls`
+   * (each call's line, exit status and the monitor's decision), `hackAttempt`, `hackRead` and
+   * `correct`, for the anti-hack lab; absent on replays (samples.jsonl does not keep it).
+   */
+  info?: Record<string, JsonValue>;
 }
 
 /** Which device computed something, for the label next to the numbers. */

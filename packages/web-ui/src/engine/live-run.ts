@@ -32,10 +32,18 @@ export const UPDATE_INTERVAL_MS = 250;
  */
 export const CHECKPOINT_EVERY_MS = 3000;
 
+/** What of a rollout's last-step info reaches the page (the anti-hack lab reads it; views/labs/antihack-lab.ts). */
+export const LAB_INFO_KEYS = ['calls', 'hackAttempt', 'hackRead', 'correct'] as const;
+
 /** A rollout as the completions table shows it: the record `horizon train` writes to samples.jsonl, numbers decoded. */
 export function replaySample(phase: Phase, step: number, sample: Sample, pieces: string[], channels?: Record<string, Float32Array>): ReplaySample {
   const record = sampleRecord(sample, { phase, step }, { pieces, ...(channels ? { channels } : {}) });
-  return { ...record, channels: Object.fromEntries(Object.entries(record.channels ?? {}).map(([name, values]) => [name, values.map(Number)])) };
+  const info = Object.fromEntries(LAB_INFO_KEYS.filter((k) => sample.meta[k] !== undefined).map((k) => [k, sample.meta[k]]));
+  return {
+    ...record,
+    channels: Object.fromEntries(Object.entries(record.channels ?? {}).map(([name, values]) => [name, values.map(Number)])),
+    ...(Object.keys(info).length > 0 ? { info } : {}),
+  };
 }
 
 /** A lab's view of the run (views/labs/): every RL iteration's and evaluation's rollouts as core's Sample, with the trainer, before they are batched to the page. */

@@ -4,6 +4,8 @@
 // the inputs it was given, so the page draws numbers it never computes. One engine method,
 // `walkthrough`, takes any of them by `kind`; everything here is structured-cloneable plain data.
 
+import type { AntihackReviewAnswer, AntihackReviewRequest, CompactionLabAnswer, CompactionLabRequest } from './lab-walk-api.ts';
+
 /** Which device computed the answer, shared by every walkthrough. */
 export interface Computed {
   /** 'gpu' when the WGSL kernel computed it, 'cpu' for the float64 reference (no WebGPU). */
@@ -328,7 +330,9 @@ export type WalkRequest =
   | MonitorReviewRequest
   | CompactionRequest
   | OpidRequest
-  | GenacRequest;
+  | GenacRequest
+  | AntihackReviewRequest
+  | CompactionLabRequest;
 export type WalkKind = WalkRequest['kind'];
 
 export interface WalkAnswers {
@@ -342,6 +346,8 @@ export interface WalkAnswers {
   compaction: CompactionAnswer;
   opid: OpidAnswer;
   genac: GenacAnswer;
+  'antihack-review': AntihackReviewAnswer;
+  'compaction-lab': CompactionLabAnswer;
 }
 
 export type WalkAnswer = WalkAnswers[WalkKind];

@@ -3,6 +3,8 @@
 // worker's CPU, where core's monitor runs.
 
 import type { Gpu } from '@horizon/kernels';
+import { computeAntihackReview } from './antihack-review.ts';
+import { computeCompactionLab } from './compaction-lab.ts';
 import { computeCompactionWalk } from './compaction-walk.ts';
 import { computeDistillWalk } from './distill-walk.ts';
 import { computeGenacWalk } from './genac-walk.ts';
@@ -35,6 +37,10 @@ export async function computeWalk(gpu: Gpu | null, request: WalkRequest, deviceL
       return computeMonitorWalk(request);
     case 'monitor-review':
       return computeMonitorReview(request);
+    case 'antihack-review':
+      return computeAntihackReview(request);
+    case 'compaction-lab':
+      return computeCompactionLab(gpu, request, deviceLine);
     default:
       throw new RangeError(`walkthrough: no walkthrough is called "${String((request as { kind: unknown }).kind)}"`);
   }

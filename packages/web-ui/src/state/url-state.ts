@@ -18,6 +18,8 @@ export const VIEWS = [
   'genac',
   'opid-lab',
   'genac-lab',
+  'antihack-lab',
+  'compaction-lab',
   'gae',
   'home',
 ] as const;
