@@ -228,7 +228,7 @@ describe('on-policy distillation walkthrough', () => {
 });
 
 describe('home page and shareable URLs', () => {
-  it('says what Horizon is and leads to every walkthrough, the playground and the dashboard by keyboard', async () => {
+  it('says what Horizon is and leads to every walkthrough, the labs, the playground and the dashboard by keyboard', async () => {
     await page.goto(`${app.url}?recipe=tiny#home`);
     await expect.poll(() => page.locator('.home h2').textContent()).toContain('Agentic RL for small language models');
     await expect.poll(() => page.getByTestId('home-device').textContent(), { timeout: 60_000 }).toContain('WebGPU device');
@@ -243,6 +243,8 @@ describe('home page and shareable URLs', () => {
       '#opid',
       '#genac',
       '#gae',
+      '#opid-lab',
+      '#genac-lab',
       '#playground',
       '#dashboard',
       '#loop',

@@ -17,7 +17,13 @@ export { criticTokenizer, criticVocabulary } from './algorithms/genac/critic-voc
 export { GENERATIVE_CRITIC } from './algorithms/genac/genac.ts';
 export { type Critique, formatCritique, type MalformedReason, parseCritique } from './algorithms/genac/value-digit.ts';
 export { ALGORITHM_BY_NAME, declaresRole } from './algorithms/index.ts';
+// OPID's critical points, execution log, routing and skill pass (criticalPoints … skillLogprobs), for the web UI's OPID lab
+// (packages/web-ui/src/engine/opid-lab.ts) to list a rollout's critical steps and rescore it under another routing.
+export { criticalPoints } from './algorithms/opid/critical-points.ts';
+export { rolloutLog } from './algorithms/opid/execution-log.ts';
+export { routeRollout } from './algorithms/opid/opid.ts';
 export { type PreCheckInputs, type PreCheckResult, skillDeltaOnDemonstrations } from './algorithms/opid/pre-check.ts';
+export { skillLogprobs } from './algorithms/opid/skill-delta.ts';
 export { parseSkills, type Skills } from './algorithms/opid/skill-parser.ts';
 export { type SpanLog, spanLog } from './algorithms/span-log.ts';
 export { type OfflineSpanMethod, OfflineSpanTrainer, SOURCE_SPAN_KTO } from './algorithms/span-offline.ts';

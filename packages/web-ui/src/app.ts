@@ -13,6 +13,8 @@ import { Compare } from './views/compare.ts';
 import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
 import { Home } from './views/home.ts';
+import { LAB_RUN_EVENT, type LabRunEvent } from './views/labs/lab-run-event.ts';
+import type { LabView as MethodLabView } from './views/labs/labs.ts';
 import { LoopOverview } from './views/loop-overview.ts';
 import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
 import { checkChoice } from './views/recipe-panel.ts';
@@ -46,6 +48,20 @@ function LazyWalk({ engine, view, url }: { engine: EngineHandle; view: WalkView;
   }, []);
   if (error) return h('p', { class: 'error', role: 'alert' }, `The walkthrough could not be loaded: ${error}`);
   return module ? h(module.Walkthrough, { engine, view, url }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
+}
+
+// The OPID and GenAC labs train live in the worker; their module loads on first open too.
+const loadMethodLabs = () => import('./views/labs/labs.ts');
+type MethodLabModule = Awaited<ReturnType<typeof loadMethodLabs>>;
+
+function LazyMethodLab(props: { engine: EngineHandle; view: MethodLabView; device: DeviceStatus | null; recipe: string; sets: string[] }) {
+  const [module, setModule] = useState<MethodLabModule | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    loadMethodLabs().then(setModule, (e) => setError(message(e)));
+  }, []);
+  if (error) return h('p', { class: 'error', role: 'alert' }, `The lab could not be loaded: ${error}`);
+  return module ? h(module.Lab, props) : h('p', { class: 'note' }, 'Loading the lab…');
 }
 
 // The anti-hack and compaction labs train live and need no KaTeX; each loads when first opened.
@@ -90,6 +106,8 @@ const TITLES: Record<ViewName, string> = {
   compaction: 'Compaction',
   opid: 'OPID Δ',
   genac: 'Critic vs GenAC',
+  'opid-lab': 'OPID lab',
+  'genac-lab': 'GenAC lab',
   gae: 'GAE walkthrough',
   'antihack-lab': 'Anti-hack lab',
   'compaction-lab': 'Compaction lab',
@@ -256,6 +274,12 @@ export function App({ engine }: { engine: EngineHandle }) {
   const [replayNote, setReplayNote] = useState<{ error: boolean; text: string } | null>(null);
   const { banners, show: showBanner, dismiss } = useBanners();
   const [live, setLive] = useState<LiveStatus | null>(null);
+  const [labLive, setLabLive] = useState<LabRunEvent | null>(null);
+  useEffect(() => {
+    const onLab = (e: Event) => setLabLive((e as CustomEvent<LabRunEvent>).detail);
+    addEventListener(LAB_RUN_EVENT, onLab);
+    return () => removeEventListener(LAB_RUN_EVENT, onLab);
+  }, []);
   const [transportBusy, setTransportBusy] = useState(false);
   /** The recipe choice whose kernels the worker has compiled (JSON), for the playground's note. */
   const [warm, setWarm] = useState<string | null>(null);
@@ -452,9 +476,14 @@ export function App({ engine }: { engine: EngineHandle }) {
   const logged = useMemo(() => loggedRunState(current?.records, current?.summary, current?.recipe), [current]);
   // Two badges: the header's is the live run's (idle when nothing trains in this tab); the run bar's
   // is the run on screen, a replay or a saved run, so a shipped replay never reads as "training".
-  const liveBadge = live
-    ? { state: live.state, why: live.message ?? `Live run: ${live.state}${live.position ? ` at ${positionText(live.position)}` : ''}.` }
-    : { state: 'idle' as const, why: 'Nothing trains in this tab; Play in the Playground starts a live run.' };
+  // A lab's run is the worker's live run while it trains or waits paused (views/labs/lab-run.ts).
+  const labActive = labLive !== null && (labLive.state === 'running' || labLive.state === 'paused');
+  const liveBadge =
+    live && !labActive
+      ? { state: live.state, why: live.message ?? `Live run: ${live.state}${live.position ? ` at ${positionText(live.position)}` : ''}.` }
+      : labLive
+        ? { state: labLive.state, why: labLive.message ?? `The ${labLive.lab.toUpperCase()} lab’s run: ${labLive.state} at ${positionText(labLive.position)}.` }
+        : { state: 'idle' as const, why: 'Nothing trains in this tab; Play in the Playground starts a live run.' };
   const shownBadge = isLive ? liveBadge : logged;
   const resumable = !isLive && current?.summary.source === 'live' && logged.state === 'interrupted' && device?.kind === 'gpu';
   const choice = useMemo(() => ({ recipe: url.recipe, seed: url.seed, sets: url.sets }), [url.recipe, url.seed, url.sets]);
@@ -617,6 +646,7 @@ export function App({ engine }: { engine: EngineHandle }) {
         url.view === 'genac'
         ? h(LazyWalk, { engine, view: url.view, url: walkUrl })
         : null,
+      url.view === 'opid-lab' || url.view === 'genac-lab' ? h(LazyMethodLab, { engine, view: url.view, device, recipe: url.recipe, sets: url.sets }) : null,
       url.view === 'antihack-lab' || url.view === 'compaction-lab' ? h(LazyLab, { key: url.view, engine, view: url.view, url: walkUrl }) : null,
     ),
   );

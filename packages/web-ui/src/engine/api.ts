@@ -9,6 +9,7 @@
 // from a replay, from IndexedDB after a reload, or from the trainer.
 
 import type { HiddenTestFsEpisodesRequest, HiddenTestFsEpisodesResult, JsonValue, MetricsRecord, Phase, SampleRecord } from '@horizon/core';
+import type { OpidLabState, OpidRescoreAnswer, OpidRescoreRequest } from './opid-lab-data.ts';
 import type { WalkAnswers, WalkKind, WalkRequest } from './walk-api.ts';
 
 /** A samples.jsonl record with its channels decoded to numbers ("NaN" strings become NaN). */
@@ -149,6 +150,9 @@ export interface TrainingRequest {
   sets: string[];
 }
 
+/** A lab whose live run the worker watches (views/labs/): it keeps what the lab shows beyond the logged rows. */
+export type LabKind = 'opid';
+
 /** Where a live run is: the last logged record's phase and step, out of that phase's total. */
 export interface RunPosition {
   phase: Phase;
@@ -196,7 +200,11 @@ export interface EngineApi {
   /** Compiles the kernels `request`'s first steps use, so Play charts its first point at once; no-op while training. */
   warmUp(request: TrainingRequest): Promise<void>;
   /** Starts a live run (paused until `resume`); throws the recipe's problems or "no WebGPU". Replaces a previous live run. */
-  startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void): Promise<RunView>;
+  startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void, lab?: LabKind): Promise<RunView>;
+  /** The OPID lab's latest RL iteration (rollouts, their groups' skills, each step's routing); null before the first, or when the live run is not the OPID lab's. */
+  opidLab(): Promise<OpidLabState | null>;
+  /** Rescores one rollout of that iteration under a routing, with the policy that sampled it (engine/opid-lab.ts). */
+  opidRescore(request: OpidRescoreRequest): Promise<OpidRescoreAnswer>;
   /**
    * Makes saved run `id` the live run again from its last checkpoint (paused until `resume`): its
    * rows after the checkpoint are dropped, so the run continues exactly as the CLI's --resume does.

@@ -24,6 +24,7 @@ import type {
   GaeAnswer,
   GaeRequest,
   ImportOutcome,
+  LabKind,
   Notice,
   ReplayFile,
   RolloutGaeAnswer,
@@ -35,6 +36,8 @@ import type {
 } from './api.ts';
 import { computeWalkthrough } from './gae-walkthrough.ts';
 import { LiveRun } from './live-run.ts';
+import { OpidLab } from './opid-lab.ts';
+import type { OpidLabState, OpidRescoreAnswer, OpidRescoreRequest } from './opid-lab-data.ts';
 import { type ParsedReplay, parseReplay } from './replay-parse.ts';
 import { StoredRunTeacherSource } from './teacher-source.ts';
 import { computeWalk } from './walk.ts';
@@ -78,6 +81,8 @@ export class Engine implements EngineApi {
   private readonly pending: Notice[] = [];
   private readonly store: RunStore;
   private live: LiveRun | null = null;
+  /** The OPID lab's observer of the live run, when the live run is the lab's. */
+  private opid: OpidLab | null = null;
   /** Warm-ups by recipe: one SFT step on a throwaway trainer, so the kernels are compiled before Play. */
   private readonly warmed = new Map<string, Promise<void>>();
 
@@ -226,7 +231,7 @@ export class Engine implements EngineApi {
     );
   }
 
-  async startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void): Promise<RunView> {
+  async startTraining(request: TrainingRequest, listener: (update: RunUpdate) => void, lab?: LabKind): Promise<RunView> {
     const sets = [...(request.seed !== undefined ? [`seed=${request.seed}`] : []), ...request.sets];
     const { recipe } = resolveRecipe({ preset: request.recipe, sets }); // throws the recipe's problems, one sentence each
     const teachers = await this.teachersOf(recipe); // refused before the current run is reset
@@ -244,8 +249,28 @@ export class Engine implements EngineApi {
       samples: 0,
       request: { recipe: request.recipe, ...(request.seed !== undefined ? { seed: request.seed } : {}), sets: [...request.sets] },
     };
-    this.live = new LiveRun(gpu, recipe, summary, this.store, listener, (message) => this.emit({ kind: 'storage', message }), undefined, teachers);
+    this.opid = lab === 'opid' ? new OpidLab(gpu, recipe, status.line) : null;
+    this.live = new LiveRun(
+      gpu,
+      recipe,
+      summary,
+      this.store,
+      listener,
+      (message) => this.emit({ kind: 'storage', message }),
+      undefined,
+      teachers,
+      this.opid ?? undefined,
+    );
     return { summary, recipe, records: [], samples: [] };
+  }
+
+  async opidLab(): Promise<OpidLabState | null> {
+    return this.opid?.state() ?? null;
+  }
+
+  async opidRescore(request: OpidRescoreRequest): Promise<OpidRescoreAnswer> {
+    if (!this.opid) throw new Error('No OPID lab run: start one in the OPID lab.');
+    return this.opid.rescore(request);
   }
 
   /** Distillation's teachers, from runs trained in this browser (`distill.teachers`: names or ids). */
@@ -293,6 +318,7 @@ export class Engine implements EngineApi {
   async reset(): Promise<void> {
     const live = this.live;
     this.live = null;
+    this.opid = null;
     await live?.dispose();
   }
 

@@ -46,6 +46,12 @@ export function replaySample(phase: Phase, step: number, sample: Sample, pieces:
   };
 }
 
+/** A lab's view of the run (views/labs/): every RL iteration's and evaluation's rollouts as core's Sample, with the trainer, before they are batched to the page. */
+export interface RunObserver {
+  onSamples(phase: Phase, step: number, rows: { sample: Sample; channels?: Record<string, Float32Array> }[], trainer: Trainer): Promise<void> | void;
+  dispose?(): void;
+}
+
 export class LiveRun {
   state: RunState = 'paused';
   position: RunPosition | null = null;
@@ -75,6 +81,7 @@ export class LiveRun {
     from?: CheckpointRecord,
     /** Distillation's teachers (engine/teacher-source.ts), read before the run starts. */
     teachers?: readonly TeacherWeights[],
+    private readonly observer?: RunObserver,
   ) {
     this.trainer = new Trainer(gpu, recipe, teachers ? { teachers } : {});
     if (from) {
@@ -117,6 +124,7 @@ export class LiveRun {
       this.summaryDirty = true;
       await this.flush();
     }
+    this.observer?.dispose?.();
     this.trainer.dispose();
   }
 
@@ -139,7 +147,8 @@ export class LiveRun {
         const before = trainer.globalStep;
         await trainer.run({
           onMetrics: (phase, step, metrics, at) => this.onMetrics(phase, step, metrics, at),
-          onSamples: (phase, step, rows) => {
+          onSamples: async (phase, step, rows) => {
+            await this.observer?.onSamples(phase, step, rows, trainer);
             for (const { sample, channels } of rows) {
               const pieces = sample.tokens.map((id) => trainer.tokenizer.decode([id]));
               this.pending.samples.push(replaySample(phase, step, sample, pieces, channels));

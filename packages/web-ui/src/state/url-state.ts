@@ -16,6 +16,8 @@ export const VIEWS = [
   'compaction',
   'opid',
   'genac',
+  'opid-lab',
+  'genac-lab',
   'antihack-lab',
   'compaction-lab',
   'gae',

@@ -39,6 +39,19 @@ const WALKTHROUGHS: Card[] = [
   { view: 'gae', title: 'GAE', text: 'Advantages from one reward and a critic, with γ and λ, over a tool-using episode.' },
 ];
 
+const LABS: Card[] = [
+  {
+    view: 'opid-lab',
+    title: 'OPID lab',
+    text: 'Train hidden-opid live: the skills mined from the policy’s own rollouts, the logged Δ, and a routing switch that rescores a rollout.',
+  },
+  {
+    view: 'genac-lab',
+    title: 'GenAC lab',
+    text: 'Train add-genac live: what the generative critic wrote for each rollout, its digit or fallback, the Monte-Carlo value and the return.',
+  },
+];
+
 const TRAIN: Card[] = [
   { view: 'playground', title: 'Playground', text: 'Train a recipe live in this tab, on this page’s GPU: SFT, then RL. Pause, step, change a knob.' },
   { view: 'dashboard', title: 'Dashboard', text: 'Every headline metric of a run in small multiples, each with what a healthy value looks like.' },
@@ -85,6 +98,7 @@ export function Home({ device, hasRun }: { device: DeviceStatus | null; hasRun: 
       hasRun ? ' A run is loaded for the dashboard.' : '',
     ),
     h(Cards, { label: 'Walkthroughs on the real kernels', cards: WALKTHROUGHS }),
+    h(Cards, { label: 'Labs: live training of one method', cards: LABS }),
     h(Cards, { label: 'Train and watch', cards: TRAIN }),
   );
 }
