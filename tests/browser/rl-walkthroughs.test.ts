@@ -245,6 +245,8 @@ describe('home page and shareable URLs', () => {
       '#gae',
       '#opid-lab',
       '#genac-lab',
+      '#antihack-lab',
+      '#compaction-lab',
       '#playground',
       '#dashboard',
       '#loop',

@@ -50,6 +50,16 @@ const LABS: Card[] = [
     title: 'GenAC lab',
     text: 'Train add-genac live: what the generative critic wrote for each rollout, its digit or fallback, the Monte-Carlo value and the return.',
   },
+  {
+    view: 'antihack-lab',
+    title: 'Anti-hack lab',
+    text: 'Train hidden-hack-ppo live per guard arm: each tool call, the rule that flagged it, the judge’s verdict, what the agent saw; hacked vs clean.',
+  },
+  {
+    view: 'compaction-lab',
+    title: 'Compaction lab',
+    text: 'Train stream-ppo live: one trajectory’s segments, summaries and advantages; cut it anywhere and see which loss reducers move.',
+  },
 ];
 
 const TRAIN: Card[] = [
