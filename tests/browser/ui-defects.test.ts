@@ -27,13 +27,13 @@ describe('web UI v2 defects', () => {
     await page.goto(`${served.app.url}?recipe=nope#playground`);
     await expect.poll(() => page.locator('[data-stray="preset"]').count(), { timeout: 20_000 }).toBe(1);
     expect(await text(page, '[data-stray="preset"]')).toContain(
-      'There is no preset "nope"; pick one of add-ppo, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny',
+      'There is no preset "nope"; pick one of add-ppo, add-ppo-fast, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny',
     );
     expect(await page.getByRole('button', { name: 'Play' }).isDisabled()).toBe(true);
     expect(errors).toEqual([]);
-    await page.getByRole('button', { name: 'use add-ppo' }).click();
+    await page.getByRole('button', { name: 'use add-ppo-fast' }).click();
     await expect.poll(() => text(page, '.recipe-status')).toBe('✓ valid recipe');
-    expect(new URL(page.url()).searchParams.get('recipe')).toBe('add-ppo');
+    expect(new URL(page.url()).searchParams.get('recipe')).toBe('add-ppo-fast');
     await context.close();
   });
 

@@ -88,7 +88,7 @@ function LazyLab({ engine, view, url }: { engine: EngineHandle; view: LabView; u
 /**
  * The page's default preset: tiny, whose first SFT point is on the chart within a second or two of
  * Play and whose whole run takes minutes on a laptop (docs/ui.md §15: feedback within two seconds). The
- * CLI's default stays add-ppo.
+ * CLI's default is add-ppo-fast (core's DEFAULT_PRESET).
  */
 export const PAGE_PRESET = 'tiny';
 

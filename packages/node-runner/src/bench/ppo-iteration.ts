@@ -24,7 +24,7 @@ export const ppoIterationSection: BenchSection = {
     if (!PHASES.some(([, what]) => ctx.wants(`${label}: ${what}`)) && !ctx.wants(`${label}: rollout tokens/s`)) return [];
     // Enough warm start for answers that end; no critic warm-up, so every iteration has both updates.
     const sets = ['sft.steps=150', 'rl.criticWarmupSteps=0', 'eval.heldOutSize=20', 'eval.oodSize=10', 'eval.interval=0', `rl.iterations=${ctx.quick ? 3 : 6}`];
-    const { recipe } = resolveRecipe({ sets });
+    const { recipe } = resolveRecipe({ preset: 'add-ppo', sets });
     ctx.progress(`PPO iteration: SFT warm start (${recipe.sft.steps} steps), then ${recipe.rl.iterations} iterations (the first is a warm-up)`);
     const trainer = new Trainer(ctx.gpu, recipe);
     const iterations: Partial<Record<MetricName, number>>[] = [];

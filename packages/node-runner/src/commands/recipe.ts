@@ -2,7 +2,7 @@
 // and print it, so a recipe can be checked before a run; `--fields` lists every field with its
 // default and doc (the same docs the web UI shows), `--json` writes a recipe file to start from.
 
-import { formatRecipeTable, isInputError, PRESET_NAMES, PRESETS, recipeFieldsHelp } from '@horizon/core';
+import { DEFAULT_PRESET, formatRecipeTable, isInputError, PRESET_NAMES, PRESETS, recipeFieldsHelp } from '@horizon/core';
 import { type Command, EXIT, UsageError } from '../cli/command.ts';
 import { loadRecipe } from '../run/recipe-source.ts';
 
@@ -10,7 +10,7 @@ export const recipe: Command = {
   name: 'recipe',
   summary: 'print a resolved training recipe (preset or file, with --set overrides), or every field with its doc',
   flags: {
-    recipe: { type: 'string', description: `a preset (${PRESET_NAMES.join(', ')}) or a .json recipe file; default add-ppo`, valueName: 'name|file' },
+    recipe: { type: 'string', description: `a preset (${PRESET_NAMES.join(', ')}) or a .json recipe file; default ${DEFAULT_PRESET}`, valueName: 'name|file' },
     set: { type: 'string', multiple: true, description: 'override one field, e.g. --set rl.clipLow=0.1 (repeatable)', valueName: 'key=value' },
     fields: { type: 'boolean', description: 'list every field with its default and doc, and the presets' },
     json: { type: 'boolean', description: 'print the resolved recipe as JSON (a recipe file)' },

@@ -18,6 +18,7 @@ import {
   type Checkpoint,
   checkpointPhase,
   checkResumeRecipe,
+  DEFAULT_PRESET,
   declaresRole,
   encodeCheckpoint,
   formatRecipeTable,
@@ -74,7 +75,7 @@ export const train: Command = {
   name: 'train',
   summary: 'train a policy: SFT warm start, then RL (PPO, GRPO, Dr.GRPO, RLOO, KTO, SAO, distillation, GenAC or OPID), with evaluations and checkpoints',
   flags: {
-    recipe: { type: 'string', description: `a preset (${PRESET_NAMES.join(', ')}) or a .json recipe file; default add-ppo`, valueName: 'name|file' },
+    recipe: { type: 'string', description: `a preset (${PRESET_NAMES.join(', ')}) or a .json recipe file; default ${DEFAULT_PRESET}`, valueName: 'name|file' },
     set: {
       type: 'string',
       multiple: true,

@@ -169,7 +169,7 @@ describe('metrics.jsonl and samples.jsonl on disk', () => {
 describe('--recipe NAME|FILE', () => {
   it('a preset, a file with extends and --set, an unknown name, a missing file', async () => {
     expect((await loadRecipe({ recipe: 'tiny' })).recipe.name).toBe('tiny');
-    expect((await loadRecipe({})).recipe.name).toBe('add-ppo');
+    expect((await loadRecipe({})).recipe.name).toBe('add-ppo-fast');
     const file = join(root, 'mine.json');
     await writeFile(file, JSON.stringify({ extends: 'add-grpo', name: 'mine', rl: { iterations: 7 } }));
     const r = await loadRecipe({ recipe: file, sets: ['seed=3'] });
