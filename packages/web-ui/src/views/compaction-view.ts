@@ -11,7 +11,8 @@ import type { EngineHandle } from '../engine/client.ts';
 import { COMPACTION_REWARD, LONG_T, LONG_TOKENS, SHORT_LOSSES } from '../engine/compaction-data.ts';
 import type { CompactionAnswer, CompactionRequest } from '../engine/walk-api.ts';
 import { fmt } from './format.ts';
-import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
+import { Tex, tex } from './tex.ts';
+import { Choice, DeviceLine, ErrorLine, RangeSlider, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 /** Equal to float32 precision: what "the loss did not move" means for a kernel's sum. */
 const same = (a: number, b: number) => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a));

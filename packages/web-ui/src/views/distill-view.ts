@@ -10,7 +10,8 @@ import type { DistillAnswer, DistillRequest } from '../engine/walk-api.ts';
 import { DISTILL_PROMPTS, DISTILL_TEACHERS } from '../engine/walk-data.ts';
 import { divergingColor, textOn } from './colors.ts';
 import { fmt } from './format.ts';
-import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
+import { Tex, tex } from './tex.ts';
+import { Choice, DeviceLine, ErrorLine, RangeSlider, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const K = DISTILL_TEACHERS.length;
 const routedRow = (a: DistillAnswer, p: number) => a.rows[p * K + a.request.route[p]];

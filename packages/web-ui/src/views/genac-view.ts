@@ -10,7 +10,8 @@ import type { EngineHandle } from '../engine/client.ts';
 import { type CritiqueInput, GENAC_PRESETS, GENAC_ROLLOUTS } from '../engine/genac-data.ts';
 import type { GenacAnswer, GenacRequest } from '../engine/walk-api.ts';
 import { fmt } from './format.ts';
-import { DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
+import { Tex, tex } from './tex.ts';
+import { DeviceLine, ErrorLine, RangeSlider, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const REASON_TEXT: Record<string, string> = {
   'no-eos': 'no <eos>: cut before it ended',

@@ -11,7 +11,8 @@ import type { GroupsAnswer, GroupsRequest } from '../engine/walk-api.ts';
 import { GROUP_DEFAULT_REWARDS, GROUP_MAX } from '../engine/walk-data.ts';
 import { divergingColor, textOn } from './colors.ts';
 import { fmt } from './format.ts';
-import { DeviceLine, ErrorLine, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
+import { Tex, tex } from './tex.ts';
+import { DeviceLine, ErrorLine, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const PRESETS: { label: string; rewards: number[] }[] = [
   { label: '3 of 6 correct', rewards: [...GROUP_DEFAULT_REWARDS] },

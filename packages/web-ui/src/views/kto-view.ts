@@ -10,7 +10,8 @@ import type { EngineHandle } from '../engine/client.ts';
 import type { KtoAnswer, KtoRequest, SpanKtoAnswer, SpanKtoRequest } from '../engine/walk-api.ts';
 import { KTO_ROWS, SPAN_TOKENS } from '../engine/walk-data.ts';
 import { fmt } from './format.ts';
-import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
+import { Tex, tex } from './tex.ts';
+import { Choice, DeviceLine, ErrorLine, RangeSlider, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const num = (x: number, cell: string) => h('td', { 'data-cell': cell, 'data-value': String(x) }, fmt(x, 4));
 

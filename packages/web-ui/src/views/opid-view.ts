@@ -11,7 +11,8 @@ import { OPID_GLOBAL_SKILL, OPID_ROUTINGS, OPID_STEP_SKILL } from '../engine/opi
 import type { OpidAnswer, OpidRequest } from '../engine/walk-api.ts';
 import { divergingColor, textOn } from './colors.ts';
 import { fmt, fmtSigned } from './format.ts';
-import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
+import { Tex, tex } from './tex.ts';
+import { Choice, DeviceLine, ErrorLine, RangeSlider, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const ROUTING_TEXT: Record<OpidRequest['routing'], string> = {
   route: 'route: step skill at the critical step, global elsewhere',

@@ -11,8 +11,9 @@ import type { EngineHandle } from '../engine/client.ts';
 import type { PpoAnswer, PpoBranch, PpoRequest } from '../engine/walk-api.ts';
 import { PPO_TOKENS } from '../engine/walk-data.ts';
 import { fmt } from './format.ts';
+import { Tex, tex } from './tex.ts';
 import { LineChart } from './walk-chart.ts';
-import { Choice, DeviceLine, ErrorLine, RangeSlider, Tex, tex, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
+import { Choice, DeviceLine, ErrorLine, RangeSlider, useUrlRequest, useWalk, type WalkUrl } from './walk-parts.ts';
 
 const T = PPO_TOKENS.length;
 

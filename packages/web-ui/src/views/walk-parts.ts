@@ -1,10 +1,10 @@
 // Pieces the RL walkthroughs share (docs/ui.md §10): a labelled range slider whose value is printed
 // next to it, a toggle-button group, the line that names the device (and says "recomputing…" while
-// the shown numbers answer an older request), KaTeX rendering, and the hook that sends each control
-// position to the worker, latest position wins (state/latest.ts), as the GAE walkthrough does, and
-// the hook that keeps a walkthrough's controls in the URL (state/walk-url.ts).
+// the shown numbers answer an older request), and the hook that sends each control position to the
+// worker, latest position wins (state/latest.ts), as the GAE walkthrough does, and the hook that
+// keeps a walkthrough's controls in the URL (state/walk-url.ts). KaTeX rendering is tex.ts's, apart,
+// so the labs, which import these pieces but draw no equations, do not load KaTeX's 259 kB.
 
-import katex from 'katex';
 import { h } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EngineHandle } from '../engine/client.ts';
@@ -61,18 +61,6 @@ export function DeviceLine({ answer, kernel, stale, testId }: { answer: Computed
       ? `${answer.computedOn === 'gpu' ? `Computed by the ${kernel} kernel (WGSL) on` : 'Computed by'} ${answer.deviceLine} in ${answer.millis.toFixed(1)} ms${stale ? ' — recomputing…' : ''}`
       : 'Starting the GPU in the worker…',
   );
-}
-
-export function renderTex(source: string, display = true): string {
-  return katex.renderToString(source, { displayMode: display, throwOnError: true, strict: 'ignore' });
-}
-
-/** A number for KaTeX: three decimals, −0 as 0. */
-export const tex = (x: number, digits = 3) => (Object.is(x, -0) || Math.abs(x) < 0.5 * 10 ** -digits ? 0 : x).toFixed(digits);
-
-export function Tex({ source, display = true }: { source: string; display?: boolean }) {
-  const html = useMemo(() => renderTex(source, display), [source, display]);
-  return h(display ? 'div' : 'span', { class: 'tex', dangerouslySetInnerHTML: { __html: html } });
 }
 
 /**
