@@ -14,76 +14,12 @@ import { Completions } from './views/completions.ts';
 import { Dashboard } from './views/dashboard.ts';
 import { Home } from './views/home.ts';
 import { LAB_RUN_EVENT, type LabRunEvent } from './views/labs/lab-run-event.ts';
-import type { LabView as MethodLabView } from './views/labs/labs.ts';
+import { LazyGae, LazyLab, LazyMethodLab, LazyWalk } from './views/lazy-views.ts';
 import { LoopOverview } from './views/loop-overview.ts';
 import { type LiveStatus, Playground, type TransportCommand } from './views/playground.ts';
 import { checkChoice } from './views/recipe-panel.ts';
 import { ReplayOpen } from './views/replay-open.ts';
 import { RunBadge } from './views/run-badge.ts';
-import type { WalkUrl } from './views/walk-parts.ts';
-import type { WalkView } from './views/walkthroughs.ts';
-
-// The walkthrough carries KaTeX (about 270 kB of the 470 kB bundle): loaded when first opened.
-const loadGae = () => import('./views/gae-view.ts');
-
-function LazyGae({ engine }: { engine: EngineHandle }) {
-  const [view, setView] = useState<Awaited<ReturnType<typeof loadGae>> | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    loadGae().then(setView, (e) => setError(message(e)));
-  }, []);
-  if (error) return h('p', { class: 'error', role: 'alert' }, `The walkthrough could not be loaded: ${error}`);
-  return view ? h(view.GaeWalkthrough, { engine }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
-}
-
-// The RL walkthroughs carry KaTeX too, and load the same way.
-const loadWalks = () => import('./views/walkthroughs.ts');
-type WalkModule = Awaited<ReturnType<typeof loadWalks>>;
-
-function LazyWalk({ engine, view, url }: { engine: EngineHandle; view: WalkView; url: WalkUrl }) {
-  const [module, setModule] = useState<WalkModule | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    loadWalks().then(setModule, (e) => setError(message(e)));
-  }, []);
-  if (error) return h('p', { class: 'error', role: 'alert' }, `The walkthrough could not be loaded: ${error}`);
-  return module ? h(module.Walkthrough, { engine, view, url }) : h('p', { class: 'note' }, 'Loading the walkthrough…');
-}
-
-// The OPID and GenAC labs train live in the worker; their module loads on first open too.
-const loadMethodLabs = () => import('./views/labs/labs.ts');
-type MethodLabModule = Awaited<ReturnType<typeof loadMethodLabs>>;
-
-function LazyMethodLab(props: { engine: EngineHandle; view: MethodLabView; device: DeviceStatus | null; recipe: string; sets: string[] }) {
-  const [module, setModule] = useState<MethodLabModule | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    loadMethodLabs().then(setModule, (e) => setError(message(e)));
-  }, []);
-  if (error) return h('p', { class: 'error', role: 'alert' }, `The lab could not be loaded: ${error}`);
-  return module ? h(module.Lab, props) : h('p', { class: 'note' }, 'Loading the lab…');
-}
-
-// The anti-hack and compaction labs train live and need no KaTeX; each loads when first opened.
-const LIVE_LABS = {
-  'antihack-lab': () => import('./views/labs/antihack-lab.ts').then((m) => m.AntihackLab),
-  'compaction-lab': () => import('./views/labs/compaction-lab.ts').then((m) => m.CompactionLab),
-};
-type LabView = keyof typeof LIVE_LABS;
-type LabComponent = Awaited<ReturnType<(typeof LIVE_LABS)[LabView]>>;
-
-function LazyLab({ engine, view, url }: { engine: EngineHandle; view: LabView; url: WalkUrl }) {
-  const [lab, setLab] = useState<{ view: LabView; component: LabComponent } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    LIVE_LABS[view]().then(
-      (component) => setLab({ view, component }),
-      (e) => setError(message(e)),
-    );
-  }, [view]);
-  if (error) return h('p', { class: 'error', role: 'alert' }, `The lab could not be loaded: ${error}`);
-  return lab && lab.view === view ? h(lab.component, { engine, url }) : h('p', { class: 'note' }, 'Loading the lab…');
-}
 
 /**
  * The page's default preset: tiny, whose first SFT point is on the chart within a second or two of
