@@ -8,19 +8,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '@horizon/core';
-import type { Gpu } from '@horizon/kernels';
 import { offlineMarkdown, offlineSvg } from './offline-page.ts';
 import { OFFLINE_RESULT_FILE, type OfflineReport, type OfflineResult, readOfflineResult } from './offline-report.ts';
+import type { ExperimentOptions } from './run-experiment.ts';
 
-export interface OfflineOptions {
+/** The experiment command's options that an offline report reads (it keeps no runs: no runsRoot). */
+export interface OfflineOptions extends Pick<ExperimentOptions, 'docsDir' | 'budgetMinutes' | 'dryRun' | 'reportOnly' | 'command' | 'acquireGpu' | 'out'> {
   report: OfflineReport;
-  docsDir: string;
-  budgetMinutes?: number;
-  dryRun?: boolean;
-  reportOnly?: boolean;
-  command: string;
-  acquireGpu(): Promise<Gpu>;
-  out(line: string): void;
   /** Rewrites docs/experiments/README.md from every report's stored results. */
   writeTable(): Promise<void>;
   /** The clock, in milliseconds. */
