@@ -1,4 +1,4 @@
-// The trainer end to end on the real GPU path (SwiftShader in CI), in-process: the tiny recipe
+// The trainer end to end on the real GPU path (SwiftShader in CI), in-process: the default recipe
 // learns, resuming from a checkpoint (taken in RL or mid-SFT) continues bit-for-bit, global_step never
 // goes backwards, a diverged run stops by core's rule, and rollout and training numerics agree.
 
@@ -39,24 +39,33 @@ function recorder(lines: Line[], withGlobal = false): TrainerHooks {
 }
 
 describe('trainer on the tiny recipe', () => {
-  it('RL lifts greedy held-out success above the SFT start (fixed seed)', async () => {
+  it('RL lifts greedy held-out success and sampled success above the SFT start (fixed seed)', async () => {
     const gpu = await testGpu();
     const lines: Line[] = [];
-    await new Trainer(gpu, tiny()).run(recorder(lines));
+    // The default recipe cut to 30 iterations (~65 s quiet). The tiny recipe this test used before
+    // lifts too little to test: +6.0 and +2.5 points on seeds 1 and 2, and +1.5 on seed 1 once the
+    // attention kernels' rounding changed — under a bar it had cleared by chance (docs/experiments.md,
+    // 2026-12-03).
+    const recipe = resolveRecipe({ preset: 'add-ppo-fast', sets: ['rl.iterations=30'] }).recipe;
+    await new Trainer(gpu, recipe).run(recorder(lines));
     const evals = lines.filter((l) => l.phase === 'eval');
     const start = evals[0].metrics['eval/held_out_success']!;
     const end = evals.at(-1)!.metrics['eval/held_out_success']!;
-    // Measured on SwiftShader with the preset's seed, before rollout noise was keyed by rollout:
-    // 12.0% → 18.5% (with it the draws differ, and the lift still clears this bar). Three points is six problems of 200.
+    // Measured on SwiftShader, seeds 1 / 2 / 3: 25.0 → 41.0%, 25.5 → 36.0%, 18.5 → 24.0% (this test
+    // runs seed 1). Three points is six problems of 200.
     expect(end - start, `held-out success ${start} → ${end}`).toBeGreaterThanOrEqual(0.03);
-    // SFT reaches a stated loss in a stated number of steps: 2.60 → 0.94 nats/token after 300 (measured).
+    // SFT reaches a stated loss in a stated number of steps: 2.59 → 0.68 nats/token after 600 (measured).
     const sft = lines.filter((l) => l.phase === 'sft');
-    expect(sft).toHaveLength(300);
-    expect(sft.at(-1)!.metrics['sft/loss']!).toBeLessThan(1.0);
+    expect(sft).toHaveLength(600);
+    expect(sft.at(-1)!.metrics['sft/loss']!).toBeLessThan(0.8);
     expect(sft[0].metrics['sft/loss']!).toBeGreaterThan(2.4);
-    const rl = lines.filter((l) => l.phase === 'rl');
-    expect(rl.at(-1)!.metrics['rollout/success']!).toBeGreaterThan(rl[0].metrics['rollout/success']!);
-  });
+    // Sampled success, the mean of the first five iterations against the last five (640 rollouts
+    // each): 20.6 → 29.7% on seed 1, 17.5 → 24.5% and 15.6 → 18.3% on seeds 2 and 3 (measured).
+    const sampled = lines.filter((l) => l.phase === 'rl').map((l) => l.metrics['rollout/success']!);
+    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+    expect(sampled).toHaveLength(30);
+    expect(mean(sampled.slice(-5))).toBeGreaterThan(mean(sampled.slice(0, 5)));
+  }, 360_000);
 
   it('N iterations equal N/2, a checkpoint round trip, and N/2 more — bit for bit', async () => {
     const gpu = await testGpu();
