@@ -65,7 +65,7 @@ describe('trainer on the tiny recipe', () => {
     const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
     expect(sampled).toHaveLength(30);
     expect(mean(sampled.slice(-5))).toBeGreaterThan(mean(sampled.slice(0, 5)));
-  }, 360_000);
+  }, 600_000); // ~65 s quiet; 249–360 s at load 13–15 beside other runs
 
   it('N iterations equal N/2, a checkpoint round trip, and N/2 more — bit for bit', async () => {
     const gpu = await testGpu();
