@@ -16,7 +16,6 @@ const out = gpu.tensor([B, T, D], 'f32', 'out'); // [B, T, D]
 const att = gpu.tensor([B, H, T, T], 'f32', 'att'); // [B, H, T, T]
 const dout = gpu.upload(rng.uniformArray(B * T * D), [B, T, D], 'dout'); // [B, T, D]
 const dqkv = gpu.tensor([B, T, 3 * D], 'f32', 'dqkv'); // [B, T, 3D]
-const dscores = gpu.tensor([B, H, T, T], 'f32', 'dscores'); // [B, H, T, T]
 
 /** [median, best] of `reps` timed runs after 3 warm-ups; the best is the figure least disturbed by other load on the CPU. */
 async function time(fn: () => void): Promise<[number, number]> {
@@ -33,11 +32,11 @@ async function time(fn: () => void): Promise<[number, number]> {
 }
 
 const forward = () => gpu.run((rec) => recordAttentionForward(rec, gpu, { qkv, out, att }, shape));
-const backward = () => gpu.run((rec) => recordAttentionBackward(rec, gpu, { qkv, att, dout, dqkv, dscores }, shape));
+const backward = () => gpu.run((rec) => recordAttentionBackward(rec, gpu, { qkv, att, out, dout, dqkv }, shape));
 const both = () =>
   gpu.run((rec) => {
     recordAttentionForward(rec, gpu, { qkv, out, att }, shape);
-    recordAttentionBackward(rec, gpu, { qkv, att, dout, dqkv, dscores }, shape);
+    recordAttentionBackward(rec, gpu, { qkv, att, out, dout, dqkv }, shape);
   });
 const fwd = await time(forward);
 const bwd = await time(backward);

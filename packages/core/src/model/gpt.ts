@@ -76,7 +76,6 @@ export interface GptActivations {
   dWide2: Tensor; // [N, F]
   dNarrow: Tensor; // [N, D]
   dqkv: Tensor; // [N, 3D]
-  dScores: Tensor; // [B, H, T, T]
 }
 
 export class Gpt {
@@ -214,7 +213,7 @@ export class Gpt {
       recordMatmul(rec, gpu, { a: acts.dResidual, b: w.projw, c: acts.dNarrow }, { M: N, K: D, N: D, layout: 'nn' });
       recordMatmul(rec, gpu, { a: acts.dResidual, b: a.attn, c: dw.projw }, { M: D, K: N, N: D, layout: 'tn' }, { accumulate: true });
       recordBiasBackward(rec, gpu, { dout: acts.dResidual, dbias: dw.projb }, { rows: N, N: D });
-      recordAttentionBackward(rec, gpu, { qkv: a.qkv, att: a.att, dout: acts.dNarrow, dqkv: acts.dqkv, dscores: acts.dScores }, { B, T, H, D });
+      recordAttentionBackward(rec, gpu, { qkv: a.qkv, att: a.att, out: a.attn, dout: acts.dNarrow, dqkv: acts.dqkv }, { B, T, H, D });
       recordMatmul(rec, gpu, { a: acts.dqkv, b: w.qkvw, c: acts.dNarrow }, { M: N, K: 3 * D, N: D, layout: 'nn' });
       recordMatmul(rec, gpu, { a: acts.dqkv, b: a.ln1, c: dw.qkvw }, { M: 3 * D, K: N, N: D, layout: 'tn' }, { accumulate: true });
       recordBiasBackward(rec, gpu, { dout: acts.dqkv, dbias: dw.qkvb }, { rows: N, N: 3 * D });
@@ -322,7 +321,6 @@ export class Gpt {
       dWide2: t([N, F], 'dWide2'),
       dNarrow: t([N, D], 'dNarrow'),
       dqkv: t([N, 3 * D], 'dqkv'),
-      dScores: t([B, H, T, T], 'dScores'),
     };
   }
 }
@@ -339,7 +337,6 @@ function activationTensors(acts: GptActivations): Tensor[] {
     acts.dWide2,
     acts.dNarrow,
     acts.dqkv,
-    acts.dScores,
   ];
   acts.layers.forEach((a, l) => {
     out.push(a.ln1, a.ln1Stats, a.qkv, a.att, a.attn, a.proj, a.residualMid, a.ln2, a.ln2Stats, a.fc, a.gelu, a.fc2);

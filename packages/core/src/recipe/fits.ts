@@ -87,8 +87,8 @@ function activationBuffers(c: GptConfig, B: number, T: number, label: string, fi
   const out = c.head === 'lm' ? N * V : N;
   const att = B * H * T * T;
   // Per layer 18·N·D (7 [N,D], qkv 3, fc and gelu 4 each) + att + 4N stats; outside the layers
-  // embedded, residualOut, lnf, two [N,D] and one [N,3D] backward scratch, two [N,4D], dScores, the output.
-  const floats = L * (18 * N * D + att + 4 * N) + 8 * N * D + 8 * N * D + att + 2 * N + out;
+  // embedded, residualOut, lnf, two [N,D] and one [N,3D] backward scratch, two [N,4D], the output.
+  const floats = L * (18 * N * D + att + 4 * N) + 8 * N * D + 8 * N * D + 2 * N + out;
   return {
     total: 4 * floats,
     buffers: [

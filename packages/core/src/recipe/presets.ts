@@ -139,8 +139,8 @@ export const PRESETS = {
       task: { env: 'hidden-test-fs' },
       model: { contextLength: 192 },
       sft: { steps: 400, batchSize: 16 },
-      // 16 prompts: at T = 192 the scoring pass's attention buffers for 32 rows alone take ~450 MiB
-      // in all, past the 256 MiB of the smallest device (recipe/fits.ts).
+      // 16 prompts: at T = 192, 32 rows take ~360 MiB in all (recipe/fits.ts), past the 256 MiB
+      // of the smallest device.
       rl: { promptsPerIteration: 16, maxNewTokens: 32, maxTurns: 10 },
       eval: { heldOutSize: 64, oodSize: 32 },
     },
@@ -198,8 +198,8 @@ export const PRESETS = {
       // 256: a demonstration takes up to 192 tokens and the global skill block up to 55 (algorithms/opid/demonstrations.ts).
       model: { contextLength: 256 },
       sft: { steps: 400, batchSize: 16 },
-      // 2 prompts × 4 rollouts: 8 rows at T = 256 take 184 MiB of the smallest device's 256
-      // (recipe/fits.ts; 12 rows 233, 16 rows 282), leaving room for the policy's activations at a
+      // 2 prompts × 4 rollouts: 8 rows at T = 256 take 148 MiB of the smallest device's 256
+      // (recipe/fits.ts; 12 rows 187, 16 rows 226), leaving room for the policy's activations at a
       // second shape when the skill views (chunks of 8 rows) are longer than the batch.
       rl: {
         algorithm: 'opid',

@@ -16,7 +16,7 @@ async function checkShape(shape: AttentionShape, spread = 1) {
   const want = attentionForwardRef(qkv, shape);
   expect(got.out).toBeAllClose(want.out, { atol: 1e-5, rtol: 1e-4, name: `out ${name}` });
   expect(got.att).toBeAllClose(want.att, { atol: 1e-6, rtol: 1e-4, name: `att ${name}` });
-  const dqkv = await attentionBackward(gpu, qkv, got.att, dout, shape);
+  const dqkv = await attentionBackward(gpu, qkv, got.att, got.out, dout, shape);
   const wantD = attentionBackwardRef(qkv, want.att, dout, shape);
   expect(dqkv).toBeAllClose(wantD, { atol: 1e-5 * spread, rtol: 1e-4, name: `dqkv ${name}` });
 }
@@ -30,6 +30,12 @@ describe('causal attention on the GPU against the float64 reference', () => {
     await checkShape({ B: 3, T: 6, H: 3, D: 15 });
     await checkShape({ B: 2, T: 1, H: 2, D: 8 });
     await checkShape({ B: 1, T: 13, H: 1, D: 7 });
+  });
+
+  it('rows per invocation 4, 2 and 1 (hd 8, 32, 40), with lengths that leave a partial last block', async () => {
+    await checkShape({ B: 1, T: 37, H: 2, D: 16 });
+    await checkShape({ B: 1, T: 9, H: 2, D: 64 });
+    await checkShape({ B: 1, T: 5, H: 1, D: 40 });
   });
 
   it('stays finite and accurate when the softmax is nearly one-hot (scores in the tens)', async () => {
@@ -69,9 +75,9 @@ describe('causal attention on the GPU against the float64 reference', () => {
     await expect(attentionForward(gpu, new Float32Array(30), { B: 1, T: 2, H: 4, D: 6 })).rejects.toThrow(/D \(6\) must be a multiple of H \(4\)/);
     await expect(attentionForward(gpu, new Float32Array(30), { B: 1, T: 2, H: 2, D: 6 })).rejects.toThrow(/attention: qkv holds 30 values, expected 36/);
     await expect(attentionForward(gpu, new Float32Array(0), { B: 1, T: 0, H: 2, D: 6 })).rejects.toThrow(/T must be a positive integer/);
-    await expect(attentionBackward(gpu, new Float32Array(36), new Float32Array(8), new Float32Array(11), { B: 1, T: 2, H: 2, D: 6 })).rejects.toThrow(
-      /attentionBackward: dout holds 11 values, expected 12/,
-    );
+    await expect(
+      attentionBackward(gpu, new Float32Array(36), new Float32Array(8), new Float32Array(12), new Float32Array(11), { B: 1, T: 2, H: 2, D: 6 }),
+    ).rejects.toThrow(/attentionBackward: dout holds 11 values, expected 12/);
   });
 });
 

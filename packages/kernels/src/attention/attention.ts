@@ -1,17 +1,17 @@
 // Launchers and host API for causal multi-head attention (math and layout in attention.wgsl.ts).
 //
 // Shape legend:  B batch · T tokens · H heads · hd = D/H · D width
-//   qkv: [B, T, 3D] · out, dout: [B, T, D] · att, dscores: [B, H, T, T] · dqkv: [B, T, 3D]
+//   qkv: [B, T, 3D] · out, dout: [B, T, D] · att: [B, H, T, T] · dqkv: [B, T, 3D]
 //
-// att and dscores take B·H·T²·4 bytes each: 0.5 MB at B=8, H=4, T=64; at B=64, H=8, T=256 they pass
-// WebGPU's default 128 MiB per-binding limit, which the launchers check before WebGPU does.
+// att takes B·H·T²·4 bytes: 0.5 MB at B=8, H=4, T=64; at B=64, H=8, T=256 it passes WebGPU's
+// default 128 MiB per-binding limit, which the launchers check before WebGPU does.
 
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { f32Bits } from '../gpu/wgsl.ts';
 import { checkBindable, checkLength, checkPositiveSizes, checkTensor } from '../util/checks.ts';
-import { ATTENTION_WORKGROUP, attentionBackwardKeyWgsl, attentionBackwardQueryWgsl, attentionForwardWgsl } from './attention.wgsl.ts';
+import { ATTENTION_WORKGROUP, attentionBackwardKeyWgsl, attentionBackwardQueryWgsl, attentionForwardWgsl, rowsPerInvocation } from './attention.wgsl.ts';
 
 export interface AttentionShape {
   B: number;
@@ -34,9 +34,9 @@ export interface AttentionForwardTensors {
 export interface AttentionBackwardTensors {
   qkv: Tensor; // [B, T, 3D] f32, the forward's input
   att: Tensor; // [B, H, T, T] f32, the forward's probabilities
+  out: Tensor; // [B, T, D] f32, the forward's output (δ_t = dout_t·out_t, attention.wgsl.ts)
   dout: Tensor; // [B, T, D] f32
   dqkv: Tensor; // [B, T, 3D] f32, overwritten (not accumulated): attention is qkv's only consumer
-  dscores: Tensor; // [B, H, T, T] f32 scratch, overwritten; may be shared by all layers
 }
 
 /** Records the forward: out and att from qkv. */
@@ -47,8 +47,9 @@ export function recordAttentionForward(rec: Recorder, gpu: Gpu, t: AttentionForw
   checkTensor('attention', 'out', t.out, B * T * D);
   checkTensor('attention', 'att', t.att, B * H * T * T);
   checkBindable('attention', gpu, t.att, 'att');
-  const pipeline = gpu.pipeline(attentionForwardWgsl(hd), 'main', `attention_forward_hd${hd}`);
-  rec.dispatch(pipeline, [t.qkv, t.out, t.att, params(gpu, shape, hd)], ...gridFor(gpu, B * H * T, ATTENTION_WORKGROUP));
+  const R = rowsPerInvocation(hd);
+  const pipeline = gpu.pipeline(attentionForwardWgsl(hd, R), 'main', `attention_forward_hd${hd}_r${R}`);
+  rec.dispatch(pipeline, [t.qkv, t.out, t.att, params(gpu, shape, hd)], ...gridFor(gpu, B * H * Math.ceil(T / R), ATTENTION_WORKGROUP));
 }
 
 /** Records the backward: dqkv from dout, in two dispatches (queries, then keys). */
@@ -57,16 +58,17 @@ export function recordAttentionBackward(rec: Recorder, gpu: Gpu, t: AttentionBac
   const { B, T, H, D } = shape;
   checkTensor('attentionBackward', 'qkv', t.qkv, B * T * 3 * D);
   checkTensor('attentionBackward', 'att', t.att, B * H * T * T);
+  checkTensor('attentionBackward', 'out', t.out, B * T * D);
   checkTensor('attentionBackward', 'dout', t.dout, B * T * D);
   checkTensor('attentionBackward', 'dqkv', t.dqkv, B * T * 3 * D);
-  checkTensor('attentionBackward', 'dscores', t.dscores, B * H * T * T);
   checkBindable('attentionBackward', gpu, t.att, 'att');
   const u = params(gpu, shape, hd);
-  const grid = gridFor(gpu, B * H * T, ATTENTION_WORKGROUP);
-  const query = gpu.pipeline(attentionBackwardQueryWgsl(hd), 'main', `attention_backward_query_hd${hd}`);
-  rec.dispatch(query, [t.qkv, t.att, t.dout, t.dscores, t.dqkv, u], ...grid);
-  const key = gpu.pipeline(attentionBackwardKeyWgsl(hd), 'main', `attention_backward_key_hd${hd}`);
-  rec.dispatch(key, [t.qkv, t.att, t.dout, t.dscores, t.dqkv, u], ...grid);
+  const R = rowsPerInvocation(hd);
+  const grid = gridFor(gpu, B * H * Math.ceil(T / R), ATTENTION_WORKGROUP);
+  const query = gpu.pipeline(attentionBackwardQueryWgsl(hd, R), 'main', `attention_backward_query_hd${hd}_r${R}`);
+  rec.dispatch(query, [t.qkv, t.att, t.out, t.dout, t.dqkv, u], ...grid);
+  const key = gpu.pipeline(attentionBackwardKeyWgsl(hd, R), 'main', `attention_backward_key_hd${hd}_r${R}`);
+  rec.dispatch(key, [t.qkv, t.att, t.out, t.dout, t.dqkv, u], ...grid);
 }
 
 /** Host API: the forward on plain arrays. */
@@ -87,19 +89,27 @@ export async function attentionForward(gpu: Gpu, qkv: Float32Array, shape: Atten
   }
 }
 
-/** Host API: the backward on plain arrays (att as returned by `attentionForward`). */
-export async function attentionBackward(gpu: Gpu, qkv: Float32Array, att: Float32Array, dout: Float32Array, shape: AttentionShape): Promise<Float32Array> {
+/** Host API: the backward on plain arrays (att and out as returned by `attentionForward`). */
+export async function attentionBackward(
+  gpu: Gpu,
+  qkv: Float32Array,
+  att: Float32Array,
+  out: Float32Array,
+  dout: Float32Array,
+  shape: AttentionShape,
+): Promise<Float32Array> {
   checkAttentionShape(shape, 'attentionBackward');
   const { B, T, H, D } = shape;
   checkLength('attentionBackward', 'qkv', qkv, B * T * 3 * D);
   checkLength('attentionBackward', 'att', att, B * H * T * T);
+  checkLength('attentionBackward', 'out', out, B * T * D);
   checkLength('attentionBackward', 'dout', dout, B * T * D);
   const tensors = {
     qkv: gpu.upload(qkv, [B, T, 3 * D], 'qkv'),
     att: gpu.upload(att, [B, H, T, T], 'att'),
+    out: gpu.upload(out, [B, T, D], 'out'),
     dout: gpu.upload(dout, [B, T, D], 'dout'),
     dqkv: gpu.tensor([B, T, 3 * D], 'f32', 'dqkv'),
-    dscores: gpu.tensor([B, H, T, T], 'f32', 'dscores'),
   };
   try {
     gpu.run((rec) => recordAttentionBackward(rec, gpu, tensors, shape), 'attention backward');

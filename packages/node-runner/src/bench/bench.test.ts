@@ -2,6 +2,7 @@
 // matmul shapes, the table, and the PyTorch peer's answer when there is no Python.
 
 import { describe, expect, it } from 'vitest';
+import { AGENT_LENGTHS, agentShape, attentionLengthNames } from './attention-lengths.ts';
 import { type Ceilings, rooflineGflops } from './ceilings.ts';
 import { memoryGrowth, peakTensorBytes, sameShapePairs } from './memory.ts';
 import { jaxMissing } from './peers/jax.ts';
@@ -67,6 +68,13 @@ describe('bench timing', () => {
 });
 
 describe('bench shapes', () => {
+  it("the agent-length rows use hidden-ppo's policy at one update minibatch, at each agent context", () => {
+    expect(AGENT_LENGTHS).toEqual([64, 128, 256]);
+    const shape = agentShape(128);
+    expect(shape).toMatchObject({ batch: 8, model: { layers: 2, heads: 4, width: 32, contextLength: 128, head: 'lm' } });
+    expect(attentionLengthNames(shape).attention).toBe(`agent length: attention fwd+bwd, all layers L2 H4 D32 T128 B8 V${shape.model.vocabSize}`);
+  });
+
   it("the model's products are the forward, input-gradient and weight-gradient of each linear layer", () => {
     const cases = modelMatmulCases(DEFAULT_BENCH_MODEL);
     expect(cases.map(matmulCaseName)).toEqual([

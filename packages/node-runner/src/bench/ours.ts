@@ -105,17 +105,16 @@ export async function attentionCost(gpu: Gpu, shape: BenchModelShape, timing: Ti
   const att = gpu.tensor([B, H, T, T]);
   const dout = gpu.upload(rng.uniformArray(B * T * D), [B, T, D], 'dout');
   const dqkv = gpu.tensor([B, T, 3 * D]);
-  const dscores = gpu.tensor([B, H, T, T]);
   const s = { B, T, H, D };
   const timed = await timeGpu(
     gpu,
     (rec) => {
       recordAttentionForward(rec, gpu, { qkv, out, att }, s);
-      recordAttentionBackward(rec, gpu, { qkv, att, dout, dqkv, dscores }, s);
+      recordAttentionBackward(rec, gpu, { qkv, att, out, dout, dqkv }, s);
     },
     timing,
   );
-  for (const t of [qkv, out, att, dout, dqkv, dscores]) gpu.destroy(t);
+  for (const t of [qkv, out, att, dout, dqkv]) gpu.destroy(t);
   return timed.medianMs;
 }
 

@@ -2,6 +2,7 @@
 // its rows; it checks `ctx.wants(name)` before measuring a row so `--only` skips work, not just
 // output. To add a subject, write `bench/<subject>.ts` exporting a `BenchSection` and list it here.
 
+import { attentionLengthSection } from './attention-lengths.ts';
 import { ceilingSection } from './ceilings.ts';
 import { hiddenTestFsEpisodesSection } from './hidden-test-fs-episodes.ts';
 import { matmulSection } from './matmul.ts';
@@ -27,6 +28,7 @@ export const SECTIONS: readonly BenchSection[] = [
   matmulSection,
   rlKernelSection,
   trainStepSection,
+  attentionLengthSection,
   ppoIterationSection,
   multiTurnRolloutSection,
   hiddenTestFsEpisodesSection,
