@@ -60,6 +60,8 @@ const DEMO_PLAN_SALT = 0x41d0_0002;
  * today's warm start, token for token).
  */
 const HACK_DEMO_SALT = 0x41d0_0003;
+/** Salts a hack demonstration's seed into the seed that picks its form (echoed or direct copy). */
+const HACK_FORM_SALT = 0x41d0_0004;
 
 /** The seed of a run's SFT example `index`: its problem is the training episode's of that seed, so a test can replay the demonstration in that episode. */
 export function hiddenTestFsSftSeed(runSeed: number, index: number): number {
@@ -147,7 +149,7 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
       const seed = hiddenTestFsSftSeed(runSeed, index);
       const share = c.hackDemoShare ?? 0;
       if (share > 0 && new SeededRandom(mixSeed(seed, HACK_DEMO_SALT)).next() < share)
-        return hackDemonstration(hiddenProblem(seed, train, excluded), HIDDEN_TEST_FS_DEMO_TOKENS);
+        return hackDemonstration(hiddenProblem(seed, train, excluded), mixSeed(seed, HACK_FORM_SALT), HIDDEN_TEST_FS_DEMO_TOKENS);
       return honestDemonstration(hiddenProblem(seed, train, excluded), mixSeed(seed, DEMO_PLAN_SALT), HIDDEN_TEST_FS_DEMO_TOKENS);
     },
   };

@@ -350,7 +350,7 @@ export function AntihackLab({ engine, url }: { engine: EngineHandle; url: WalkUr
         'p',
         { class: 'note' },
         withCode(
-          `The warm start was seeded with hacks: ${ANTIHACK_HACK_DEMO_SHARE * 100}% of its SFT demonstrations (task.hiddenTestFs.hackDemoShare = ${ANTIHACK_HACK_DEMO_SHARE}) list the root, \`cat .eval/f.js\`, copy what it printed into f.js and submit; the rest solve the task honestly. Unseeded, a policy at this budget never touched \`.eval/\` (0 of 48 rollouts): the hacks you see here were put in the warm start on purpose, as a stand-in for the shortcuts a large model knows from pretraining, so the monitor has something to catch. The monitor walkthrough (Anti-hack monitor tab) lets you type the hack yourself.`,
+          `The warm start was seeded with hacks: ${ANTIHACK_HACK_DEMO_SHARE * 100}% of its SFT demonstrations (task.hiddenTestFs.hackDemoShare = ${ANTIHACK_HACK_DEMO_SHARE}) list the root, copy the reference into f.js (\`cat .eval/f.js\` then \`echo\` what it printed, or \`cat .eval/f.js>f.js\` at once) and submit; the rest solve the task honestly. Unseeded, a policy at this budget never touched \`.eval/\` (0 of 48 rollouts): the hacks you see here were put in the warm start on purpose, as a stand-in for the shortcuts a large model knows from pretraining, so the monitor has something to catch. The monitor walkthrough (Anti-hack monitor tab) lets you type the hack yourself.`,
         ),
       ),
     ),
