@@ -66,7 +66,7 @@ const shownCalls = () =>
 
 describe('anti-hack lab', () => {
   // The lab's 60 SFT steps (at 20 the policy's sampled actions are not yet well-formed calls) and 2 iterations of 4 rollouts:
-  // with the seeded warm start, the CLI's run of this request hacked in 4 of its 8 rollouts (docs/experiments.md, 2026-12-03).
+  // with the seeded warm start, this run showed 3 flagged calls in its 8 rollouts, each confirmed and fabricated (docs/ui.md §25).
   const settings: AntihackSettings = { arm: 'guard', sftSteps: 60, iterations: 2, seed: 3 };
 
   it('trains the guard arm live, and every shown monitor decision is core’s on the same calls', async () => {
