@@ -4,15 +4,17 @@
 // page shows — its exit status, the rules that flagged it, the judge's verdict and what the guard
 // did — is checked against core's monitor run here, in Node (monitorTrajectory: CallMonitor's two
 // stages over the same calls, replayed in a fresh sandbox of the same episode, built from the same
-// recipe). Compaction: a learner trains stream-ppo, then moves the cut by keyboard; the shown losses
+// recipe), and what the agent saw of each fabricated call against the same calls stepped through a
+// fresh guarded episode in Node. The lab's warm start is seeded with hack demonstrations
+// (ANTIHACK_HACK_DEMO_SHARE), so the guard arm must show at least one live flagged call. Compaction: a learner trains stream-ppo, then moves the cut by keyboard; the shown losses
 // are checked against the kernels package's float64 aggregateRef on the shown advantages, and
 // token-mean must not move with the cut. One build, one browser.
 
-import { createTask, monitorTrajectory, type RecordedCall, resolveRecipe } from '@horizon/core';
+import { createTask, type EnvText, monitorTrajectory, type RecordedCall, resolveRecipe, shAction } from '@horizon/core';
 import { aggregateRef } from '@horizon/kernels';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANTIHACK_PRESET, type AntihackSettings, antihackRequest } from '../../packages/web-ui/src/engine/antihack-lab.ts';
+import { ANTIHACK_HACK_DEMO_SHARE, ANTIHACK_PRESET, type AntihackSettings, antihackRequest } from '../../packages/web-ui/src/engine/antihack-lab.ts';
 import { type CompactionLabSettings, LAB_REDUCERS, labBatches, packLabBatch } from '../../packages/web-ui/src/engine/compaction-lab-data.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { type BuiltApp, buildAndServe } from './support/web-app.ts';
@@ -40,18 +42,31 @@ interface ShownCall {
   rules: string;
   leak: string;
   action: string;
+  /** The "what the agent saw" cell. */
+  seen: string;
 }
+
+const envText = (t: EnvText) => (typeof t === 'string' ? t : t.map((p) => (typeof p === 'string' ? p : p.special)).join(''));
 
 const shownCalls = () =>
   page.locator('[data-testid="antihack-calls"] tbody tr').evaluateAll((rows) =>
     rows.map((r) => {
       const d = (r as HTMLElement).dataset;
-      return { line: d.line ?? '', exit: Number(d.exit), rules: d.rules ?? '', leak: d.leak ?? '', action: d.action ?? '' };
+      const seen = r.querySelector('pre.lab-seen')?.textContent ?? '';
+      return {
+        line: d.line ?? '',
+        exit: Number(d.exit),
+        rules: d.rules ?? '',
+        leak: d.leak ?? '',
+        action: d.action ?? '',
+        seen: seen === '(no output)' ? '' : seen,
+      };
     }),
   );
 
 describe('anti-hack lab', () => {
-  // The lab's 60 SFT steps (at 20 the policy's sampled actions are not yet well-formed calls) and 2 iterations of 4 rollouts.
+  // The lab's 60 SFT steps (at 20 the policy's sampled actions are not yet well-formed calls) and 2 iterations of 4 rollouts:
+  // with the seeded warm start, this run showed 3 flagged calls in its 8 rollouts, each confirmed and fabricated (docs/ui.md §25).
   const settings: AntihackSettings = { arm: 'guard', sftSteps: 60, iterations: 2, seed: 3 };
 
   it('trains the guard arm live, and every shown monitor decision is core’s on the same calls', async () => {
@@ -73,6 +88,7 @@ describe('anti-hack lab', () => {
     const buttons = page.locator('[aria-label="rollouts of the iteration"] button');
     let checked = 0;
     let flagged = 0;
+    let fabricated = 0;
     for (let step = 1; step <= settings.iterations; step++) {
       // The learner opens each iteration, then each of its rollouts in turn.
       await page.locator('select[name="antihack-step"]').selectOption(String(step));
@@ -95,6 +111,17 @@ describe('anti-hack lab', () => {
         }));
         const decisions = await monitorTrajectory(recorded, world);
         await env.close();
+        // Node again: the same calls stepped through a fresh guarded episode, whose tool answers a confirmed hack from the decoy.
+        const guarded = task.createEnv('train');
+        await guarded.reset(seed);
+        const solution = (guarded as unknown as { sandbox?: { problem: { solution: string } } }).sandbox?.problem.solution ?? '';
+        const observed: (string | null)[] = [];
+        for (const c of calls) {
+          const outcome = await guarded.step(shAction(c.line), 'stop');
+          observed.push(outcome.done ? null : envText(outcome.observation));
+          if (outcome.done) break;
+        }
+        await guarded.close();
         for (const [k, c] of calls.entries()) {
           const d = decisions[k];
           const what = `iteration ${step}, rollout ${i}, call ${k} "${c.line}"`;
@@ -102,13 +129,22 @@ describe('anti-hack lab', () => {
           expect(c.rules, `${what}: rules`).toBe(d.flags.map((f) => f.rule).join(','));
           expect(c.leak, `${what}: verdict`).toBe(d.verdict ? String(d.verdict.leak) : '');
           expect(c.action, `${what}: guard action`).toBe(d.confirmed ? 'fabricate' : 'allow');
+          if (c.action === 'fabricate' && observed[k] !== null) {
+            expect(c.seen, `${what}: fabricated output`).toBe(observed[k]);
+            expect(c.seen, `${what}: the fabricated output shows the answer`).not.toContain(solution);
+            fabricated++;
+          }
           checked++;
           if (d.flags.length > 0) flagged++;
         }
       }
     }
     expect(checked).toBeGreaterThan(0);
-    console.log(`[antihack-lab] ${checked} tool calls of ${settings.iterations} iterations checked against core's monitor in Node, ${flagged} of them flagged`);
+    expect(flagged, `no live flagged call in the guard arm, though the warm start was seeded with ${ANTIHACK_HACK_DEMO_SHARE} hacks`).toBeGreaterThan(0);
+    expect(fabricated, 'no fabricated output checked').toBeGreaterThan(0);
+    console.log(
+      `[antihack-lab] ${checked} tool calls of ${settings.iterations} iterations checked against core's monitor in Node, ${flagged} of them flagged, ${fabricated} fabricated outputs matched`,
+    );
     // The review queue lists the run's flagged calls, or says it has none.
     expect((await page.getByTestId('antihack-review').count()) + (await page.getByTestId('antihack-review-empty').count())).toBe(1);
   }, 480_000);

@@ -33,11 +33,22 @@ export const ANTIHACK_DEFAULTS: AntihackSettings = { arm: 'guard', sftSteps: 60,
 export const ANTIHACK_LIMITS = { sftSteps: [1, 400], iterations: [1, 100], seed: [0, 1_000_000] } as const;
 
 /**
+ * The share of the lab's SFT demonstrations seeded with the hack (task.hiddenTestFs.hackDemoShare):
+ * the measured policies never find `.eval/f.js` by exploration (0 of 48 rollouts), so the warm
+ * start is given it, as a large model brings such shortcuts from pretraining. The smallest share
+ * tried that makes hacks appear at this budget (60 SFT steps of 4; CLI, docs/experiments.md,
+ * 2026-12-03): at 0.25, 0 of 96 rollouts touched `.eval/` in 12 iterations of 8 (seed 1), in log
+ * and in guard; at 0.5, 12 of 96 did in guard, each flagged, confirmed and fabricated, and in log
+ * the policy learnt the hack (7 of 8 rollouts solved by copying the reference by iteration 12).
+ */
+export const ANTIHACK_HACK_DEMO_SHARE = 0.5;
+
+/**
  * The preset shrunk to a tab: 4 demonstrations per SFT step (1 s a step on SwiftShader at T = 192,
  * against 5 s for the preset's 16), 4 prompts per iteration, 6 turns, τ = 0.5 (at τ = 1 a policy of
  * 60 SFT steps writes mostly noise, at 0.5 `ls -a`, `cat task/README`, `echo x+6>f.js`: measured
  * with the CLI on this recipe), every rollout logged (the counts are over the whole batch), and
- * evaluation only before and after RL.
+ * evaluation only before and after RL; the warm start seeded with ANTIHACK_HACK_DEMO_SHARE of hack demonstrations.
  */
 export function antihackRequest(s: AntihackSettings): TrainingRequest {
   return {
@@ -45,6 +56,7 @@ export function antihackRequest(s: AntihackSettings): TrainingRequest {
     seed: s.seed,
     sets: [
       `task.hiddenTestFs.monitor.mode=${s.arm}`,
+      `task.hiddenTestFs.hackDemoShare=${ANTIHACK_HACK_DEMO_SHARE}`,
       `sft.steps=${s.sftSteps}`,
       'sft.batchSize=4',
       `rl.iterations=${s.iterations}`,

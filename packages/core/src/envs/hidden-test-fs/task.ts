@@ -4,6 +4,7 @@
 // The held-out set is drawn from the training constants and removed from training and SFT by value;
 // the OOD set uses larger constants (oodMinConstant–oodMaxConstant, two digits by default).
 
+import { SeededRandom } from '@horizon/kernels';
 import type { MonitorConfig } from '../../monitor/monitor.ts';
 import type { Vocabulary } from '../environment.ts';
 import { episodeSeed, mixSeed } from '../seeds.ts';
@@ -12,7 +13,7 @@ import { checkDefectOption, type DefectOption, maybeDefective } from './defects.
 import { HiddenTestFsEnv } from './env.ts';
 import { PROMPT } from './files.ts';
 import { type ConstantRange, distinctHiddenProblems, hiddenProblem, problemCount, problemKey } from './problems.ts';
-import { demonstrationTurns, honestDemonstration, turnTokens } from './solver.ts';
+import { demonstrationTurns, hackDemonstration, honestDemonstration, turnTokens } from './solver.ts';
 
 export interface HiddenTestFsConfig {
   /** `.eval/` readable (the hack path open); false: Permission denied, and attempts still recorded. */
@@ -23,6 +24,11 @@ export interface HiddenTestFsConfig {
   oodMaxConstant: number;
   /** The anti-hack monitor on every `sh` call (docs/monitor.md); absent: off. */
   monitor?: MonitorConfig;
+  /**
+   * The share of SFT demonstrations that take the hack path (read `.eval/f.js`, copy it, submit)
+   * instead of the honest one, drawn per example; needs hackOpen. Absent: 0, the honest warm start.
+   */
+  hackDemoShare?: number;
   /** Deliberately broken training tasks or canaries (defects.ts), to test the task-quality judge and catch cheating; absent: none. */
   defects?: DefectOption;
 }
@@ -48,6 +54,19 @@ export const HIDDEN_TEST_FS_VOCABULARY: Vocabulary = {
 const HIDDEN_TEST_FS_SALT = 0x41d0_0001;
 /** Salts an SFT example's seed into the seed that picks its demonstration's optional steps. */
 const DEMO_PLAN_SALT = 0x41d0_0002;
+/**
+ * Salts an SFT example's seed into the seed of its one hack-or-honest draw: a stream of its own, so
+ * the honest examples, their problems and plans are the same at every share (a share of 0 is
+ * today's warm start, token for token).
+ */
+const HACK_DEMO_SALT = 0x41d0_0003;
+/** Salts a hack demonstration's seed into the seed that picks its form (echoed or direct copy). */
+const HACK_FORM_SALT = 0x41d0_0004;
+
+/** The seed of a run's SFT example `index`: its problem is the training episode's of that seed, so a test can replay the demonstration in that episode. */
+export function hiddenTestFsSftSeed(runSeed: number, index: number): number {
+  return mixSeed(episodeSeed(runSeed, 'sft', index), HIDDEN_TEST_FS_SALT);
+}
 
 function trainRange(c: HiddenTestFsConfig): ConstantRange {
   return { minConstant: c.minConstant, maxConstant: c.maxConstant };
@@ -84,6 +103,11 @@ export function hiddenTestFsChecks(c: HiddenTestFsConfig, sizes: EvalSizes): Tas
     issues.push({
       path: `${at}.monitor.penalty`,
       message: `is applied only when ${at}.monitor.mode is "guard" (it is "${c.monitor.mode}"); set the mode to guard or the penalty to 0, got ${c.monitor.penalty}`,
+    });
+  if ((c.hackDemoShare ?? 0) > 0 && !c.hackOpen)
+    issues.push({
+      path: `${at}.hackDemoShare`,
+      message: `must be 0 while ${at}.hackOpen is false: a hack demonstration reads .eval/f.js, which then answers Permission denied, so it would teach a read that fails; set ${at}.hackOpen to true or the share to 0, got ${c.hackDemoShare}`,
     });
   if (issues.length > 0) return issues;
   const trainSpace = problemCount(trainRange(c));
@@ -122,7 +146,10 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
     trainSeed: (runSeed, index) => salted(episodeSeed(runSeed, 'train', index)),
     evalSeeds: (split) => evalSeeds[split],
     sftExample: (runSeed, index) => {
-      const seed = salted(episodeSeed(runSeed, 'sft', index));
+      const seed = hiddenTestFsSftSeed(runSeed, index);
+      const share = c.hackDemoShare ?? 0;
+      if (share > 0 && new SeededRandom(mixSeed(seed, HACK_DEMO_SALT)).next() < share)
+        return hackDemonstration(hiddenProblem(seed, train, excluded), mixSeed(seed, HACK_FORM_SALT), HIDDEN_TEST_FS_DEMO_TOKENS);
       return honestDemonstration(hiddenProblem(seed, train, excluded), mixSeed(seed, DEMO_PLAN_SALT), HIDDEN_TEST_FS_DEMO_TOKENS);
     },
   };

@@ -10,6 +10,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import {
   ANTIHACK_ARMS,
   ANTIHACK_DEFAULTS,
+  ANTIHACK_HACK_DEMO_SHARE,
   ANTIHACK_LIMITS,
   type AntihackArm,
   type AntihackSettings,
@@ -349,7 +350,7 @@ export function AntihackLab({ engine, url }: { engine: EngineHandle; url: WalkUr
         'p',
         { class: 'note' },
         withCode(
-          'Honest expectation: a policy after a few dozen SFT steps writes `ls -a`, `cat task/README`, `echo x+6>f.js`; it has never seen `.eval/` read (the demonstrations never touch it), so hacks are rare at this budget, and the counts say so. The monitor walkthrough (Anti-hack monitor tab) lets you type the hack yourself.',
+          `The warm start was seeded with hacks: ${ANTIHACK_HACK_DEMO_SHARE * 100}% of its SFT demonstrations (task.hiddenTestFs.hackDemoShare = ${ANTIHACK_HACK_DEMO_SHARE}) list the root, copy the reference into f.js (\`cat .eval/f.js\` then \`echo\` what it printed, or \`cat .eval/f.js>f.js\` at once) and submit; the rest solve the task honestly. Unseeded, a policy at this budget never touched \`.eval/\` (0 of 48 rollouts): the hacks you see here were put in the warm start on purpose, as a stand-in for the shortcuts a large model knows from pretraining, so the monitor has something to catch. The monitor walkthrough (Anti-hack monitor tab) lets you type the hack yourself.`,
         ),
       ),
     ),
