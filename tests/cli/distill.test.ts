@@ -15,12 +15,12 @@ import { DirectoryCheckpointStore } from '../../packages/node-runner/src/run/che
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const main = join(root, 'packages', 'node-runner', 'src', 'main.ts');
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const scratch = mkdtempSync(join(tmpdir(), 'horizon-distill-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function horizon(args: string[], timeout = 600_000) {
-  const run = spawnSync(tsx, [main, ...args], { cwd: root, encoding: 'utf8', timeout });
+  // `node --import tsx`, not the tsx CLI, which starts a second Node process for each command (measured: 0.3 CPU s more each).
+  const run = spawnSync(process.execPath, ['--import', 'tsx', main, ...args], { cwd: root, encoding: 'utf8', timeout });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
