@@ -38,6 +38,25 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
+/**
+ * Every run of this file: tools/reliability/kill-resume.ts's TRIAL_SETS made cheaper, since most of
+ * the file's time was these runs (six from scratch, each resumed). Half the SFT steps and one
+ * update epoch (4 optimizer steps per iteration instead of 16), with smaller evaluations, keep every
+ * moment a test waits for — an SFT step with 15 still to go, RL iterations 3 and 5 of 6 with
+ * checkpoints every 2 — and the resumed runs are still compared to the bit.
+ */
+const LIFECYCLE_SETS = [
+  'sft.steps=20',
+  'rl.iterations=6',
+  'rl.promptsPerIteration=16',
+  'rl.epochs=1',
+  'eval.interval=2',
+  'eval.heldOutSize=4',
+  'eval.oodSize=4',
+  'checkpoint.interval=2',
+];
+const lifecycleRun = (dir: string) => newRun(dir, LIFECYCLE_SETS);
+
 const oneSentence = (stderr: string) => {
   expect(stderr).not.toMatch(/\n\s+at /);
   expect(stderr.trim().split('\n').at(-1)).toMatch(/^horizon train: /);
@@ -47,7 +66,7 @@ describe('horizon train: the run lifecycle', () => {
   const reference = join(scratch, 'reference');
   let ref: ReturnType<typeof fingerprint>;
   beforeAll(async () => {
-    const r = await startTrain(newRun(reference)).done;
+    const r = await startTrain(lifecycleRun(reference)).done;
     expect(r.code, r.stderr).toBe(0);
     ref = fingerprint(reference);
   }, 180_000);
@@ -59,14 +78,14 @@ describe('horizon train: the run lifecycle', () => {
       steps.every((s, i) => i === 0 || s >= steps[i - 1]),
       steps.join(','),
     ).toBe(true);
-    expect(rows.find((r) => r.phase === 'rl' && r.step === 1)?.global_step).toBe(41); // 40 SFT steps + 1
-    expect(rows.find((r) => r.phase === 'eval' && r.step === 0)?.global_step).toBe(40);
+    expect(rows.find((r) => r.phase === 'rl' && r.step === 1)?.global_step).toBe(21); // 20 SFT steps + 1
+    expect(rows.find((r) => r.phase === 'eval' && r.step === 0)?.global_step).toBe(20);
   });
 
   it('SIGINT in SFT saves an SFT checkpoint, exits 130, and the resumed run is bit for bit the uninterrupted one', async () => {
     const dir = join(scratch, 'sigint-sft');
-    const { child, done } = startTrain(newRun(dir));
-    await waitForRow(dir, (r) => r.phase === 'sft' && (r.step as number) >= 10, done);
+    const { child, done } = startTrain(lifecycleRun(dir));
+    await waitForRow(dir, (r) => r.phase === 'sft' && (r.step as number) >= 5, done);
     signalGroup(child, 'SIGINT');
     const stopped = await done;
     expect(stopped.code, stopped.stderr).toBe(130);
@@ -90,7 +109,7 @@ describe('horizon train: the run lifecycle', () => {
 
   it('SIGTERM in RL saves a checkpoint and exits 143; a second resume while one runs is refused in one sentence', async () => {
     const dir = join(scratch, 'sigterm-rl');
-    const { child, done } = startTrain(newRun(dir));
+    const { child, done } = startTrain(lifecycleRun(dir));
     await waitForRow(dir, (r) => r.phase === 'rl' && (r.step as number) >= 3, done);
     // The lock: pid, host and start time of the holder.
     const lock = JSON.parse(readFileSync(join(dir, 'lock'), 'utf8'));
@@ -118,7 +137,7 @@ describe('horizon train: the run lifecycle', () => {
 
   it('kill -9 twice (in SFT and in RL), each resumed: identical to the uninterrupted run, nothing lost or duplicated', async () => {
     const dir = join(scratch, 'kill');
-    const { child, done } = startTrain(newRun(dir));
+    const { child, done } = startTrain(lifecycleRun(dir));
     await waitForRow(dir, (r) => r.phase === 'rl' && (r.step as number) >= 3, done);
     signalGroup(child, 'SIGKILL');
     await done;
@@ -136,7 +155,7 @@ describe('horizon train: the run lifecycle', () => {
 
   it('a second Ctrl-C stops at once and says what was kept', async () => {
     const dir = join(scratch, 'twice');
-    const { child, done } = startTrain(newRun(dir));
+    const { child, done } = startTrain(lifecycleRun(dir));
     await waitForRow(dir, (r) => r.phase === 'rl' && (r.step as number) >= 3, done);
     const firstHandled = new Promise<void>((resolve) =>
       child.stderr?.on('data', (d) => {
@@ -230,9 +249,9 @@ describe('horizon train: the run lifecycle', () => {
     rmSync(join(weird, 'checkpoints'), { recursive: true });
     writeFileSync(join(weird, 'checkpoints'), '');
     const cases: [string[], RegExp][] = [
-      [newRun(join(file, 'run')), /a-file is a file, not a directory; choose another --out/],
-      [newRun('/dev/null'), /--out \/dev\/null is a file, not a directory/],
-      [newRun(join(scratch, 'x'.repeat(300))), /the name is too long for the file system \(ENAMETOOLONG\)/],
+      [lifecycleRun(join(file, 'run')), /a-file is a file, not a directory; choose another --out/],
+      [lifecycleRun('/dev/null'), /--out \/dev\/null is a file, not a directory/],
+      [lifecycleRun(join(scratch, 'x'.repeat(300))), /the name is too long for the file system \(ENAMETOOLONG\)/],
       [['--resume', file], /a-file is not a Horizon run directory \(it is a file\)/],
       [['--resume', weird], /checkpoints is a file, not a directory of checkpoints/],
     ];
@@ -294,7 +313,7 @@ describe('horizon train: a full or read-only disk', () => {
     if (!mountTmpfs(mnt, 'size=1200k')) return;
     try {
       const dir = join(mnt, 'run');
-      const r = horizon(newRun(dir));
+      const r = horizon(lifecycleRun(dir));
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(
         /cannot write to run directory .*: there is no space left on the device \(ENOSPC\); fix that, then the newest checkpoint is .*step-2/,
@@ -321,7 +340,7 @@ describe('horizon train: a full or read-only disk', () => {
     const mnt = join(scratch, 'ro');
     if (!mountTmpfs(mnt, 'ro,size=1m')) return;
     try {
-      const r = horizon(newRun(join(mnt, 'run')));
+      const r = horizon(lifecycleRun(join(mnt, 'run')));
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/cannot create the run directory .*: the file system is read-only \(EROFS\)/);
       oneSentence(r.stderr);

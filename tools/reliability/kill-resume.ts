@@ -5,7 +5,7 @@
 //
 //   pnpm tsx tools/reliability/kill-resume.ts [--kills 10] [--seed 1] [--no-signals] [--keep DIR]
 //
-// Prints one row per trial and exits 1 if any differs. tests/cli/kill-resume.test.ts runs a small
+// Prints one row per trial and exits 1 if any differs. tests/cli/train-lifecycle.test.ts runs a small
 // version of the same (two kills, two signals).
 
 import { type ChildProcess, spawn } from 'node:child_process';
