@@ -1,10 +1,10 @@
-// Black-box training through the real CLI: a tiny warm start (SFT, then one PPO iteration with
+// Black-box training through the real CLI: the default recipe's warm start (SFT, then one PPO iteration with
 // log.allSamples, whose samples.jsonl holds the whole batch and exports without the subsample
 // warning), then `horizon serve --train` on it, driven by tests/cli/blackbox-agent.mjs — a plain
 // `openai` client in a child Node process, no Horizon code — as the agent on addition: it samples
 // training prompts, scores its own answers, posts rewards, and measures greedy success on a fixed
 // held-out set through the server before and after. Every update must reach the served weights and
-// held-out success must not collapse (at this size it does not reliably rise: numbers below);
+// held-out success must rise (numbers below);
 // the server refuses what training mode cannot take (n > 1 on a recorded request, a second reward, an
 // unknown session), and SIGTERM writes the last checkpoint and exits 0.
 
@@ -22,21 +22,20 @@ const agent = join(root, 'tests', 'cli', 'blackbox-agent.mjs');
 const scratch = mkdtempSync(join(tmpdir(), 'horizon-blackbox-cli-'));
 const warm = join(scratch, 'warm');
 const trained = join(scratch, 'blackbox');
-/** The tiny preset's method (PPO) and batch: 128 sessions of one rollout each per update. */
+/** add-ppo-fast's method (PPO with a critic) and batch: 128 sessions of one rollout each per update. */
 const SESSIONS = 128;
-const ITERATIONS = 15;
+/** The first four are critic-only (rl.criticWarmupSteps = 5, the warm start's iteration the first). */
+const ITERATIONS = 30;
+/** The agent's seed: the training prompts it draws (its 100 held-out problems are fixed). */
+const AGENT_SEED = 11;
 /**
- * Held-out greedy success (100 problems) after the agent's 15 updates, against before. Measured on
- * SwiftShader from this warm start (0.23): agent seeds 1, 2, 3 with rewards posted concurrently
- * 0.27, 0.26, 0.27, and in one run of this test 0.21; with rewards posted in order (as now) 0.24,
- * 0.24, 0.28.
- * That is no reliable lift at this size, so the test asserts no collapse — success falls by at most
- * this much — and that the served policy moved, not an improvement. In-process PPO from the same start
- * does not lift either (22% → 21% after 15 more iterations), nor did the black-box variants tried:
- * lr 1e-3 or 3e-3, 30 updates of 64, partial-credit rewards, GRPO groups, τ = 0.5 for 15 or 25
- * updates (seeds 1–3: 0.21, 0.25, 0.25 and 0.22, 0.25, 0.27); docs/experiments.md, 2026-12-02.
+ * Held-out greedy success (100 problems) after the agent's 30 updates, against before, measured on
+ * SwiftShader from this warm start (0.27) with tools/experiments/blackbox-run.sh: agent seeds 11, 12,
+ * 13 → 0.34, 0.41, 0.34; after 60 updates, seeds 1, 2, 3 → 0.39, 0.40, 0.46 (docs/experiments.md,
+ * 2026-12-03). Three points is three problems. From the tiny preset's weaker warm start 15 updates
+ * gave no reliable lift, nor did in-process PPO (docs/experiments.md, 2026-12-02).
  */
-const MOST_LOSS = 0.05;
+const LEAST_GAIN = 0.03;
 let server: ChildProcess | undefined;
 let base = '';
 let model = '';
@@ -48,7 +47,7 @@ afterAll(() => {
 
 beforeAll(async () => {
   const sets = ['rl.iterations=1', 'eval.heldOutSize=16', 'eval.oodSize=4', 'checkpoint.interval=1', 'log.allSamples=true'];
-  const r = spawnSync(tsx, [main, 'train', '--quiet', '--recipe', 'tiny', ...sets.flatMap((set) => ['--set', set]), '--out', warm], {
+  const r = spawnSync(tsx, [main, 'train', '--quiet', '--recipe', 'add-ppo-fast', ...sets.flatMap((set) => ['--set', set]), '--out', warm], {
     cwd: root,
     encoding: 'utf8',
     timeout: 240_000,
@@ -91,8 +90,8 @@ describe('a run with log.allSamples', () => {
 });
 
 describe('horizon serve --train', () => {
-  it('trains on an outside agent’s rewarded sessions: every update reaches the served policy, held-out success holds', () => {
-    const r = spawnSync(process.execPath, [agent, base, model, String(ITERATIONS), String(SESSIONS), '1', '1', '1'], {
+  it('trains on an outside agent’s rewarded sessions: every update reaches the served policy, held-out success rises', () => {
+    const r = spawnSync(process.execPath, [agent, base, model, String(ITERATIONS), String(SESSIONS), '1', String(AGENT_SEED), '1'], {
       cwd: root,
       encoding: 'utf8',
       timeout: 600_000,
@@ -108,7 +107,7 @@ describe('horizon serve --train', () => {
     expect(result.updates.every((u) => u.samples === SESSIONS)).toBe(true);
     // The updates reached the served weights: some held-out greedy answers changed.
     expect(result.changed, `held-out success ${result.before} → ${result.after}`).toBeGreaterThan(0);
-    expect(result.after, `held-out success ${result.before} → ${result.after}`).toBeGreaterThanOrEqual(result.before - MOST_LOSS);
+    expect(result.after - result.before, `held-out success ${result.before} → ${result.after}`).toBeGreaterThanOrEqual(LEAST_GAIN);
   }, 600_000);
 
   it('refuses n > 1 on a recorded request, a reward for an unknown session, and a second reward', async () => {
