@@ -1,4 +1,4 @@
-// Attention at the agent tasks' lengths (issue 19): at T = 64, 128 and 256 — the contexts of
+// Attention at the agent tasks' lengths: at T = 64, 128 and 256 — the contexts of
 // stream-ppo (64), hidden-ppo (192) and hidden-opid (256) — one training step's attention
 // forward+backward (every layer), beside the same step's matmuls (every linear layer's forward,
 // input gradient and weight gradient, and the head's) and the whole SFT step, so the table says
@@ -51,7 +51,7 @@ export function attentionLengthNames(shape: BenchModelShape): { attention: strin
   const s = describeModelShape(shape);
   return {
     attention: `agent length: attention fwd+bwd, all layers ${s}`,
-    matmuls: `agent length: matmuls of the same step (fwd, dX, dW; all layers and head) ${s}`,
+    matmuls: `agent length: linear layers of the same step (fwd, dX, dW; all layers and head) ${s}`,
     step: `agent length: whole SFT step (fwd+bwd+Adam) ${s}`,
   };
 }
