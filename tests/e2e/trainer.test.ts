@@ -42,7 +42,7 @@ describe('trainer on the tiny recipe', () => {
   it('RL lifts greedy held-out success and sampled success above the SFT start (fixed seed)', async () => {
     const gpu = await testGpu();
     const lines: Line[] = [];
-    // The default recipe cut to 30 iterations (~65 s quiet). The tiny recipe this test used before
+    // The default recipe cut to 30 iterations (60 s quiet in the whole suite). The tiny recipe this test used before
     // lifts too little to test: +6.0 and +2.5 points on seeds 1 and 2, and +1.5 on seed 1 once the
     // attention kernels' rounding changed — under a bar it had cleared by chance (docs/experiments.md,
     // 2026-12-03).
@@ -65,7 +65,7 @@ describe('trainer on the tiny recipe', () => {
     const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
     expect(sampled).toHaveLength(30);
     expect(mean(sampled.slice(-5))).toBeGreaterThan(mean(sampled.slice(0, 5)));
-  }, 600_000); // ~65 s quiet; 249–360 s at load 13–15 beside other runs
+  }, 600_000); // 60 s quiet; 249–360 s at load 13–15 beside other runs
 
   it('N iterations equal N/2, a checkpoint round trip, and N/2 more — bit for bit', async () => {
     const gpu = await testGpu();

@@ -17,7 +17,7 @@ export const PRESETS = {
   },
   'add-ppo-fast': {
     doc: 'addition, add-ppo with one update epoch per iteration at lr 5e-4 for 160 iterations (the default: under 3 minutes on 2 CPU cores)',
-    // A quarter of add-ppo's optimizer steps (4 per iteration, not 16): the update was ~85% of an
+    // A quarter of add-ppo's optimizer steps (4 per iteration, not 16): the update was 81–84% of an
     // iteration. Over 3 seeds its held-out success stays within add-ppo's seed spread
     // (docs/experiments.md, 2026-12-03).
     recipe: { name: 'add-ppo-fast', rl: { epochs: 1, policyLr: 5e-4, iterations: 160 } },

@@ -38,7 +38,7 @@ export const ANTIHACK_LIMITS = { sftSteps: [1, 400], iterations: [1, 100], seed:
  * start is given it, as a large model brings such shortcuts from pretraining. The smallest share
  * tried that makes hacks appear at this budget (60 SFT steps of 4; CLI, docs/experiments.md,
  * 2026-12-03): at 0.25, 0 of 96 rollouts touched `.eval/` in 12 iterations of 8 (seed 1), in log
- * and in guard; at 0.5, 12 of 96 did in guard, each flagged, confirmed and fabricated, and in log
+ * and in guard; at 0.5, 18 of 96 did in guard, each flagged, confirmed and fabricated, and in log
  * the policy learnt the hack (7 of 8 rollouts solved by copying the reference by iteration 12).
  */
 export const ANTIHACK_HACK_DEMO_SHARE = 0.5;
