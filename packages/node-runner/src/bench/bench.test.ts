@@ -161,6 +161,7 @@ describe('memory growth', () => {
     sft: at(500, 900, 300, ''),
     iterations: [at(700, 1000, 310), at(800, 1200, 320), at(800, 1200, 330), at(790, 1100, 300)],
     tailPeakBytes: 900,
+    rssAfterCollection: true,
   };
 
   it('a trace flat between iterations of one shape, given back on dispose, has nothing to report; its peak is net of the baseline', () => {
@@ -180,6 +181,19 @@ describe('memory growth', () => {
       'host RSS rose 100 MiB from iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16) to iteration 4',
       '64 bytes of GPU buffers were still live after the trainer was disposed',
     ]);
+  });
+
+  it('RSS sampled after collections may rise 32 MiB between iterations of one shape; without collections, 96 MiB', () => {
+    const rise = (mib: number, rssAfterCollection: boolean) => ({
+      ...flat,
+      rssAfterCollection,
+      iterations: [at(700, 1000, 310), at(800, 1200, 320), at(800, 1200, 320 + mib)],
+    });
+    const rose = (mib: number) => [`host RSS rose ${mib} MiB from iteration 2 (both 8 rollouts × T 16 after 8 rollouts × T 16) to iteration 3`];
+    expect(memoryGrowth(rise(32, true))).toEqual([]);
+    expect(memoryGrowth(rise(33, true))).toEqual(rose(33));
+    expect(memoryGrowth(rise(66, false))).toEqual([]);
+    expect(memoryGrowth(rise(97, false))).toEqual(rose(97));
   });
 
   it('a longer batch may hold more, and the one after it both shapes: only windows with the same shapes are compared', () => {
