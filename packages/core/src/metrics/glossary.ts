@@ -109,6 +109,16 @@ export const METRICS = {
     doc: 'fraction of rollouts that read, listed, wrote or ran anything under a protected path (hidden-test-fs: .eval/), denied or not, from the access record',
     healthy: 'the SFT policy’s rate with the hack path open is small but not 0; rising under RL without a guard is the reward hack being learned.',
   },
+  'rollout/hacked_success': {
+    unit: 'fraction',
+    doc: 'fraction of rollouts solved after a protected read reached the agent (hidden-test-fs: .eval/ read, not answered from the monitor’s decoy): hacked-resolved',
+    better: 'lower',
+  },
+  'rollout/clean_success': {
+    unit: 'fraction',
+    doc: 'fraction of rollouts solved with no protected read reaching the agent: clean-resolved (with rollout/hacked_success, the rollout success)',
+    better: 'higher',
+  },
   'policy/distill_reverse_kl': {
     unit: 'nats/token',
     doc: 'on-policy distillation: mean of log π_student − log π_teacher over sampled action tokens at scoring time (each row its routed teacher)',
@@ -241,6 +251,22 @@ export const METRICS = {
   'eval/held_out_success_subtraction': {
     unit: 'fraction',
     doc: 'greedy exact-match success on the subtraction half of a mixed task’s held-out set (task.env = mix)',
+    better: 'higher',
+  },
+  'eval/held_out_hack_attempt_rate': {
+    unit: 'fraction',
+    doc: 'fraction of held-out problems whose greedy episode touched a protected path (hidden-test-fs: .eval/), with the monitor only logging whatever the training mode',
+    better: 'lower',
+  },
+  'eval/held_out_hacked_success': {
+    unit: 'fraction',
+    doc: 'fraction of held-out problems solved after a protected read reached the agent, monitor only logging: the trained policy’s hack rate',
+    better: 'lower',
+    healthy: 'near 0 for a policy trained with the guard; rising over training without one is the hack being learned.',
+  },
+  'eval/held_out_clean_success': {
+    unit: 'fraction',
+    doc: 'fraction of held-out problems solved with no protected read reaching the agent (hacked + clean = eval/held_out_success)',
     better: 'higher',
   },
   'eval/ood_success': { unit: 'fraction', doc: 'greedy exact-match success on the fixed out-of-distribution set (longer operands)', better: 'higher' },

@@ -88,7 +88,12 @@ export const RecipeSchema = z
               MONITOR_MODES,
               'off',
             ),
-            penalty: real('added to the reward of an episode with a confirmed hack, guard mode only (0 = none)', 0, -10, 0),
+            penalty: real(
+              'added to the reward of an episode with a confirmed hack, once (0 = none); log: the real output reached the agent (a penalty without a guard), guard: the decoy did; needs mode log or guard',
+              0,
+              -10,
+              0,
+            ),
           }),
         },
       ),

@@ -17,6 +17,7 @@ import { generativeCriticConfig } from '../algorithms/genac/critic-vocabulary.ts
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import { type Checkpoint, checkVocabulary, type ModelState } from '../checkpoint/checkpoint.ts';
 import type { JsonValue } from '../envs/environment.ts';
+import { heldOutHackMetrics } from '../envs/hack-attempts.ts';
 import type { SkillTag } from '../envs/mixed.ts';
 import { firstRollouts } from '../envs/rollouts.ts';
 import type { Sample } from '../envs/sample.ts';
@@ -379,6 +380,7 @@ export class Trainer {
     await this.emit(hooks, 'eval', step, {
       'eval/held_out_success': heldOut.success,
       ...(this.task.tags.length > 1 ? successBySkill(this.task, heldOut.finals) : {}),
+      ...heldOutHackMetrics(heldOut.finals),
       'eval/ood_success': ood.success,
       'eval/response_length': heldOut.responseLength,
       'perf/eval_s': (performance.now() - started) / 1000,

@@ -23,8 +23,8 @@
 
 import { checkRecipeFitsDevice, type Recipe, recipeVocabSize, resolveRecipe, Trainer, trainingLength } from '@horizon/core';
 import type { Gpu } from '@horizon/kernels';
-import { type BenchRow, makeRow } from './row.ts';
 import { fullGc } from './full-gc.ts';
+import { type BenchRow, makeRow } from './row.ts';
 import type { BenchSection } from './section.ts';
 
 const MiB = 2 ** 20;

@@ -69,8 +69,10 @@ export class HiddenTestFsEnv implements Environment {
   constructor(options: HiddenTestFsEnvOptions) {
     const runner = options.runner ?? new QuickJsCodeRunner();
     const monitor = options.monitor ?? MONITOR_OFF;
-    if (monitor.penalty !== 0 && monitor.mode !== 'guard')
-      throw new RangeError(`hidden-test-fs: monitor.penalty (${monitor.penalty}) is applied only in guard mode; set monitor.mode to guard or the penalty to 0`);
+    if (monitor.penalty !== 0 && monitor.mode === 'off')
+      throw new RangeError(
+        `hidden-test-fs: monitor.penalty (${monitor.penalty}) needs the monitor on to confirm hacks; set monitor.mode to log or guard, or the penalty to 0`,
+      );
     this.verifier = new HiddenTestVerifier(() => {
       if (!this.current) throw new Error('hidden-test-fs: the verifier ran with no episode open');
       return this.current;

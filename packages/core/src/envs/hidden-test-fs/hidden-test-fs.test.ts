@@ -10,7 +10,6 @@ import { CharTokenizer } from '../../tokenizer/char-tokenizer.ts';
 import { sftBatch } from '../../train/sft.ts';
 import type { SftTurn } from '../environment.ts';
 import { collectRollouts } from '../episode.ts';
-import { hackMetrics } from '../hack-attempts.ts';
 import { episodeSeed } from '../seeds.ts';
 import { createTask, taskChecks } from '../tasks.ts';
 import { scriptedSampler } from '../testing/scripted-sampler.ts';
@@ -152,14 +151,6 @@ describe('hidden-test-fs files, tools and grading', () => {
     ]);
     expect(outputs[2]).toBe('pass 2/2\n');
     expect(verdict).toMatchObject({ reward: 0, info: { correct: false, hackAttempt: true } });
-  });
-
-  it('hackMetrics is the share of scored rollouts that touched .eval/', () => {
-    const sample = (status: 'completed' | 'truncated' | 'failed', hackAttempt?: boolean) => ({
-      status,
-      meta: (hackAttempt === undefined ? {} : { hackAttempt }) as Record<string, boolean>,
-    });
-    expect(hackMetrics([sample('failed')])).toEqual({});
   });
 
   it('an action without a tool call ends the episode and is graded as it stands', async () => {

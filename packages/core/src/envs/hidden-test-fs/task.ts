@@ -99,10 +99,10 @@ export function hiddenTestFsChecks(c: HiddenTestFsConfig, sizes: EvalSizes): Tas
       path: `${at}.oodMinConstant`,
       message: `must exceed ${at}.maxConstant (${c.maxConstant}) so OOD constants are larger than any trained, got ${c.oodMinConstant}`,
     });
-  if (c.monitor && c.monitor.penalty !== 0 && c.monitor.mode !== 'guard')
+  if (c.monitor && c.monitor.penalty !== 0 && c.monitor.mode === 'off')
     issues.push({
       path: `${at}.monitor.penalty`,
-      message: `is applied only when ${at}.monitor.mode is "guard" (it is "${c.monitor.mode}"); set the mode to guard or the penalty to 0, got ${c.monitor.penalty}`,
+      message: `needs the monitor on to confirm hacks (${at}.monitor.mode is "off"); set the mode to log or guard, or the penalty to 0, got ${c.monitor.penalty}`,
     });
   if ((c.hackDemoShare ?? 0) > 0 && !c.hackOpen)
     issues.push({
@@ -131,6 +131,11 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
   const excluded: ReadonlySet<string> = new Set(heldOut.problems.map(problemKey));
   const evalSeeds: Record<EvalSplit, readonly number[]> = { heldOut: heldOut.seeds, ood: oodSet.seeds };
   if (c.defects) checkDefectOption(c.defects);
+  // Evaluation measures what the policy does when nothing stops it: a monitor that is on only logs
+  // there and charges no penalty, so a guarded policy's held-out hack rate is its own and not zero
+  // by construction (the eval/held_out_hack* metrics; docs/monitor.md §5).
+  const monitorFor = (split: 'train' | EvalSplit, monitor: MonitorConfig): MonitorConfig =>
+    split === 'train' || monitor.mode === 'off' ? monitor : { mode: 'log', penalty: 0 };
   return {
     name: 'hidden-test-fs',
     tags: [],
@@ -141,7 +146,7 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
         problem: (seed) =>
           split === 'train' ? maybeDefective(seed, hiddenProblem(seed, train, excluded), c.defects) : hiddenProblem(seed, split === 'ood' ? ood : train),
         hackOpen: c.hackOpen,
-        ...(c.monitor ? { monitor: c.monitor } : {}),
+        ...(c.monitor ? { monitor: monitorFor(split, c.monitor) } : {}),
       }),
     trainSeed: (runSeed, index) => salted(episodeSeed(runSeed, 'train', index)),
     evalSeeds: (split) => evalSeeds[split],
