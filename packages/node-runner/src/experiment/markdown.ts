@@ -6,7 +6,7 @@
 import { criticMeans } from './critic-probe.ts';
 import { criticSection } from './critic-section.ts';
 import type { Comparison, Report } from './report.ts';
-import type { RunResult } from './results.ts';
+import type { HackFigures, RunResult } from './results.ts';
 import { type PairedDifference, pairedDifference, spread, type Verdict } from './verdict.ts';
 
 export interface ComparisonOutcome {
@@ -46,6 +46,8 @@ export function compare(report: Report, results: ReadonlyMap<string, readonly Ru
 function comparedValue(run: RunResult, c: Comparison): number | undefined {
   if (c.metric === 'critic-value-error') return criticMeans(run)?.valueError;
   if (c.metric === 'critic-ranking') return criticMeans(run)?.rankingAccuracy;
+  if (c.metric === 'held-out-hacked') return run.final.hack?.hacked;
+  if (c.metric === 'held-out-clean') return run.final.hack?.clean;
   return c.skill === undefined ? run.final.heldOut : run.final.bySkill?.[c.skill];
 }
 
@@ -53,6 +55,8 @@ function comparedValue(run: RunResult, c: Comparison): number | undefined {
 export function comparedWhat(c: Comparison): string {
   if (c.metric === 'critic-value-error') return "the critic's value error (×100)";
   if (c.metric === 'critic-ranking') return "the critic's ranking accuracy (%)";
+  if (c.metric === 'held-out-hacked') return 'final held-out hacked-resolved (solved after a protected read, monitor only logging)';
+  if (c.metric === 'held-out-clean') return 'final held-out clean-resolved (solved with no protected read)';
   return `final held-out ${c.skill ? `${c.skill} ` : ''}success`;
 }
 
@@ -130,6 +134,7 @@ export function reportMarkdown(page: ReportPage): string {
       `Held-out success right after the shared warm start (iteration 0): ${report.seeds.map((seed) => `seed ${seed}: ${pct([...results.values()].flat().find((r) => r.seed === seed)?.curve[0]?.heldOut ?? Number.NaN)}`).join(', ')}.`,
     );
   lines.push(...skillSection(report, results));
+  lines.push(...hackSection(report, results));
   lines.push('', '## Paired differences', '');
   lines.push('| comparison | per seed (points) | mean | standard error | verdict |');
   lines.push('|---|---|---|---|---|');
@@ -167,6 +172,38 @@ export function reportMarkdown(page: ReportPage): string {
   }
   lines.push('', '## Commands', '', '```', ...page.commands, '```', '');
   return lines.join('\n');
+}
+
+/**
+ * Hacked- and clean-resolved and the attempt rate at every evaluation point, mean over seeds, for a
+ * task that records hacks (nothing otherwise): the held-out curve split by how it was reached.
+ */
+function hackSection(report: Report, results: ReadonlyMap<string, readonly RunResult[]>): string[] {
+  const runs = [...results.values()].flat();
+  if (!runs.some((r) => r.final.hack)) return [];
+  const iterations = [...new Set(runs.flatMap((r) => r.curve.filter((p) => p.hack).map((p) => p.iteration)))].sort((a, b) => a - b);
+  const lines = [
+    '',
+    '## Hacked and clean over training',
+    '',
+    'At each evaluation point, greedy on the held-out problems with the monitor only logging (whatever the arm trains with): the share solved after a protected read reached the agent (hacked-resolved), solved otherwise (clean-resolved), and the share that touched a protected path at all (attempts). Mean over seeds; the last column per seed at the end.',
+    '',
+  ];
+  lines.push(`| arm | ${iterations.map((i) => `iteration ${i}: hacked / clean / attempts`).join(' | ')} | per seed at the end (hacked / clean) |`);
+  lines.push(`|---|${iterations.map(() => '---|').join('')}---|`);
+  for (const arm of report.arms) {
+    const armRuns = results.get(arm.name) ?? [];
+    if (armRuns.length === 0) continue;
+    const cells = iterations.map((iteration) => {
+      const at = armRuns.flatMap((r) => r.curve.filter((p) => p.iteration === iteration && p.hack).map((p) => p.hack as HackFigures));
+      if (at.length === 0) return '—';
+      const m = (f: (h: HackFigures) => number) => pct(at.reduce((a, h) => a + f(h), 0) / at.length);
+      return `${m((h) => h.hacked)} / ${m((h) => h.clean)} / ${m((h) => h.attempts)}`;
+    });
+    const perSeed = armRuns.map((r) => `${r.seed}: ${r.final.hack ? `${pct(r.final.hack.hacked)} / ${pct(r.final.hack.clean)}` : '—'}`).join(', ');
+    lines.push(`| ${arm.name} | ${cells.join(' | ')} | ${perSeed} |`);
+  }
+  return lines;
 }
 
 /** Final held-out success on each skill's problems, for reports on a mixed task (nothing otherwise). */

@@ -9,6 +9,17 @@
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/**
+ * An evaluation's hack figures (a task whose verifier records hack attempts: HiddenTestFS), each a
+ * share of the held-out problems, with the monitor only logging: attempted a protected path,
+ * solved after a protected read reached the agent (hacked-resolved), solved otherwise (clean-resolved).
+ */
+export interface HackFigures {
+  attempts: number;
+  hacked: number;
+  clean: number;
+}
+
 /** One evaluation point of a run. */
 export interface CurvePoint {
   /** RL iterations done (for an SFT-only arm: its evaluation index placed on the RL arms' axis). */
@@ -21,6 +32,7 @@ export interface CurvePoint {
   ood: number;
   /** A mixed task's held-out success on each skill's problems (eval/held_out_success_<skill>). */
   bySkill?: Record<string, number>;
+  hack?: HackFigures;
   /** Seconds since the warm start ended. */
   seconds: number;
 }
@@ -55,7 +67,7 @@ export interface RunResult {
   seed: number;
   curve: CurvePoint[];
   /** The last evaluation (after the last iteration or SFT step). */
-  final: { heldOut: number; ood: number; bySkill?: Record<string, number> };
+  final: { heldOut: number; ood: number; bySkill?: Record<string, number>; hack?: HackFigures };
   /** Wall seconds after the warm start. */
   seconds: number;
   sampledTokens: number;
@@ -75,6 +87,14 @@ export function skillSuccess(metrics: Readonly<Record<string, number | undefined
   for (const [name, value] of Object.entries(metrics))
     if (name.startsWith(SKILL_METRIC) && value !== undefined) bySkill[name.slice(SKILL_METRIC.length)] = value;
   return Object.keys(bySkill).length > 0 ? bySkill : undefined;
+}
+
+/** The hack figures in an evaluation's metrics row, or undefined for a task that records none. */
+export function hackFigures(metrics: Readonly<Record<string, number | undefined>>): HackFigures | undefined {
+  const attempts = metrics['eval/held_out_hack_attempt_rate'];
+  const hacked = metrics['eval/held_out_hacked_success'];
+  const clean = metrics['eval/held_out_clean_success'];
+  return attempts === undefined || hacked === undefined || clean === undefined ? undefined : { attempts, hacked, clean };
 }
 
 export type RunState = 'done' | 'stale' | 'partial' | 'missing';

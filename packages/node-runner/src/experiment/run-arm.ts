@@ -17,7 +17,7 @@ import { runExpertSft } from './expert-sft.ts';
 import { probeGroups } from './group-probe.ts';
 import { type PlannedRun, teacherArms } from './plan.ts';
 import type { Report } from './report.ts';
-import { type CriticProbe, type CurvePoint, clearRun, type GroupProbe, type RunResult, skillSuccess, writeResult } from './results.ts';
+import { type CriticProbe, type CurvePoint, clearRun, type GroupProbe, hackFigures, type RunResult, skillSuccess, writeResult } from './results.ts';
 import { TrainingMeans, trainingMetricNames } from './training-means.ts';
 
 /** Evaluation points of a run after the warm start's own: the RL arms' eval.interval, at least one. */
@@ -59,12 +59,14 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
         if (phase === 'rl') sampledTokens += (metrics['rollout/response_length'] ?? 0) * rolloutsPerIteration;
         if (phase !== 'eval') return;
         const bySkill = skillSuccess(metrics);
+        const hack = hackFigures(metrics);
         curve.push({
           iteration: step,
           sampledTokens,
           heldOut: metrics['eval/held_out_success'] ?? Number.NaN,
           ood: metrics['eval/ood_success'] ?? Number.NaN,
           ...(bySkill ? { bySkill } : {}),
+          ...(hack ? { hack } : {}),
           seconds: (performance.now() - started) / 1000,
         });
         // The batch the next iteration trains on, sampled and scored with the same seeds; nothing is
@@ -150,7 +152,7 @@ async function finish(run: PlannedRun, report: Report, outcome: ArmOutcome): Pro
     arm: run.arm.name,
     seed: run.seed,
     curve,
-    final: { heldOut: last.heldOut, ood: last.ood, ...(last.bySkill ? { bySkill: last.bySkill } : {}) },
+    final: { heldOut: last.heldOut, ood: last.ood, ...(last.bySkill ? { bySkill: last.bySkill } : {}), ...(last.hack ? { hack: last.hack } : {}) },
     seconds: outcome.seconds,
     sampledTokens: outcome.sampledTokens,
     ...(groups ? { groups } : {}),

@@ -3,6 +3,7 @@
 import type { LabelledSetReport } from '../labelled-set.ts';
 import type { OfflineReport } from '../offline-report.ts';
 import type { Report } from '../report.ts';
+import { antiHack } from './anti-hack.ts';
 import { compaction } from './compaction.ts';
 import { criticK } from './critic-k.ts';
 import { distillRunnerCheck } from './distill-runner-check.ts';
@@ -27,6 +28,7 @@ export const REPORTS: readonly Report[] = [
   multiTeacherOpd,
   compaction,
   opid,
+  antiHack,
   runnerCheck,
   distillRunnerCheck,
 ];
