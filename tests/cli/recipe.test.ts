@@ -38,7 +38,7 @@ describe('horizon recipe', () => {
     const cases: [string[], string][] = [
       [
         ['--recipe', 'add-ppp'],
-        'horizon recipe: unknown recipe "add-ppp" (presets: add-ppo, add-ppo-fast, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, hidden-opid, or a path to a .json recipe file); did you mean "add-ppo"?',
+        'horizon recipe: unknown recipe "add-ppp" (presets: add-ppo, add-ppo-fast, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, ui-ppo, hidden-opid, or a path to a .json recipe file); did you mean "add-ppo"?',
       ],
       [['--set', 'rl.clipLo=0.1'], 'horizon recipe: --set rl.clipLo: no such recipe field; did you mean "rl.clipLow"?'],
       [['--set', 'rl.epochs=0'], 'horizon recipe: rl.epochs (from --set) must be an integer in [1, 1000], got 0.'],

@@ -122,7 +122,7 @@ describe('resolving a recipe', () => {
     expect(recipeError(() => resolveRecipe({ file: { name: 'a.json', text: '{ nope' } })).message).toMatch(/^recipe file a.json is not valid JSON \(/);
     expect(recipeError(() => resolveRecipe({ file: { name: 'a.json', text: '[1]' } })).message).toBe('recipe file a.json must hold a JSON object, got [1].');
     expect(recipeError(() => resolveRecipe({ file: { name: 'a.json', text: '{"extends":"tinny"}' } })).message).toBe(
-      'recipe file a.json: "extends" must name a preset (add-ppo, add-ppo-fast, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, hidden-opid), got "tinny"; did you mean "tiny"?',
+      'recipe file a.json: "extends" must name a preset (add-ppo, add-ppo-fast, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, ui-ppo, hidden-opid), got "tinny"; did you mean "tiny"?',
     );
     expect(recipeError(() => resolveRecipe({ file: { name: 'a.json', text: '{"rl": 3}' } })).message).toBe(
       'rl (from file a.json) is a section and must be an object of its fields, got 3.',
@@ -131,7 +131,7 @@ describe('resolving a recipe', () => {
 
   it('an unknown recipe suggests the closest preset', () => {
     expect(recipeError(() => resolveRecipe({ preset: 'add-ppp' })).message).toBe(
-      'unknown recipe "add-ppp" (presets: add-ppo, add-ppo-fast, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, hidden-opid, or a path to a .json recipe file); did you mean "add-ppo"?',
+      'unknown recipe "add-ppp" (presets: add-ppo, add-ppo-fast, add-grpo, add-dr-grpo, add-rloo, add-kto, add-sao, add-vc-ppo, tiny, mix-add-expert, mix-sub-expert, add-distill, mix-distill, add-genac, hidden-ppo, hidden-hack-ppo, stream-ppo, stream-grpo, ui-ppo, hidden-opid, or a path to a .json recipe file); did you mean "add-ppo"?',
     );
     expect(recipeError(() => resolveRecipe({ preset: 'qqqqqqqq' })).message).toMatch(/recipe file\)\.$/);
   });

@@ -105,7 +105,7 @@ export const RecipeSchema = z
       }),
       uiDsl: section('ui-dsl: a one-line spec → a UI-DSL program (buttons, inputs, labels, handlers), then <eos> (task.env = ui-dsl)', {
         judge: choice(
-          'the verifier: interactive (render the program, click through the spec, answer the rubric from what happened) or static (count rubric keywords in the program text; padding pays)',
+          'the training verifier: interactive (render the program, click through the spec, answer the rubric from what happened) or static (count rubric keywords in the program text; padding pays); evaluation always judges interactively (true success)',
           UI_DSL_JUDGES,
           'interactive',
         ),

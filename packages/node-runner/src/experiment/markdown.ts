@@ -48,6 +48,7 @@ function comparedValue(run: RunResult, c: Comparison): number | undefined {
   if (c.metric === 'critic-ranking') return criticMeans(run)?.rankingAccuracy;
   if (c.metric === 'held-out-hacked') return run.final.hack?.hacked;
   if (c.metric === 'held-out-clean') return run.final.hack?.clean;
+  if (c.metric === 'response-length') return run.final.responseLength;
   return c.skill === undefined ? run.final.heldOut : run.final.bySkill?.[c.skill];
 }
 
@@ -57,16 +58,21 @@ export function comparedWhat(c: Comparison): string {
   if (c.metric === 'critic-ranking') return "the critic's ranking accuracy (%)";
   if (c.metric === 'held-out-hacked') return 'final held-out hacked-resolved (solved after a protected read, monitor only logging)';
   if (c.metric === 'held-out-clean') return 'final held-out clean-resolved (solved with no protected read)';
+  if (c.metric === 'response-length') return 'final held-out response length (tokens)';
   return `final held-out ${c.skill ? `${c.skill} ` : ''}success`;
 }
 
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : '—');
 const points = (x: number) => (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(100 * x).toFixed(1)}` : '—');
+/** A comparison's figures are shares shown as points (×100), except a length, shown in tokens as it is. */
+const inTokens = (c: Comparison) => c.metric === 'response-length';
+const signedAs = (c: Comparison, x: number) => (inTokens(c) ? (Number.isFinite(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}` : '—') : points(x));
+const errorAs = (c: Comparison, se: number) => (Number.isFinite(se) ? (inTokens(c) ? se : 100 * se).toFixed(1) : '—');
 
 /** The one-sentence verdict of a comparison. */
 export function verdictSentence(outcome: ComparisonOutcome): string {
   const { comparison: c, seeds, paired } = outcome;
-  const what = `${c.arm} − ${c.against} on ${comparedWhat(c)} is ${points(paired.mean)} points (standard error ${Number.isFinite(paired.standardError) ? (100 * paired.standardError).toFixed(1) : '—'}, ${seeds.length} paired seeds)`;
+  const what = `${c.arm} − ${c.against} on ${comparedWhat(c)} is ${signedAs(c, paired.mean)} ${inTokens(c) ? 'tokens' : 'points'} (standard error ${errorAs(c, paired.standardError)}, ${seeds.length} paired seeds)`;
   const why: Record<Verdict, string> = {
     reproduces: `more than 2 standard errors ${c.direction === 'higher' ? 'above' : 'below'} zero, as the claim predicts`,
     contradicts: `more than 2 standard errors ${c.direction === 'higher' ? 'below' : 'above'} zero, against the claim`,
@@ -136,12 +142,12 @@ export function reportMarkdown(page: ReportPage): string {
   lines.push(...skillSection(report, results));
   lines.push(...hackSection(report, results));
   lines.push('', '## Paired differences', '');
-  lines.push('| comparison | per seed (points) | mean | standard error | verdict |');
+  lines.push('| comparison | per seed (points; tokens for a length) | mean | standard error | verdict |');
   lines.push('|---|---|---|---|---|');
   for (const o of outcomes) {
-    const per = o.seeds.map((s, i) => `${s}: ${points(o.paired.differences[i])}`).join(', ') || '—';
+    const per = o.seeds.map((s, i) => `${s}: ${signedAs(o.comparison, o.paired.differences[i])}`).join(', ') || '—';
     lines.push(
-      `| ${o.comparison.arm} − ${o.comparison.against}${o.comparison.skill ? ` (${o.comparison.skill})` : ''}${o.comparison.metric ? ` (${comparedWhat(o.comparison)})` : ''} | ${per} | ${points(o.paired.mean)} | ${Number.isFinite(o.paired.standardError) ? (100 * o.paired.standardError).toFixed(1) : '—'} | ${o.paired.verdict} |`,
+      `| ${o.comparison.arm} − ${o.comparison.against}${o.comparison.skill ? ` (${o.comparison.skill})` : ''}${o.comparison.metric ? ` (${comparedWhat(o.comparison)})` : ''} | ${per} | ${signedAs(o.comparison, o.paired.mean)} | ${errorAs(o.comparison, o.paired.standardError)} | ${o.paired.verdict} |`,
     );
   }
   lines.push(...trainingSection(report, results));

@@ -327,3 +327,69 @@ describe('a report that compares critics', () => {
     ).not.toContain('## Critic against');
   });
 });
+
+describe('report page: hacked and clean, and a length compared in tokens', () => {
+  const hackReport: Report = {
+    ...report,
+    name: 'hacks',
+    comparisons: [
+      { arm: 'b', against: 'a', metric: 'held-out-hacked', direction: 'lower', claim: 'b hacks less.' },
+      { arm: 'b', against: 'a', metric: 'held-out-clean', direction: 'higher', claim: 'b solves more cleanly.' },
+      { arm: 'a', against: 'b', metric: 'response-length', direction: 'higher', claim: 'a writes longer.' },
+    ],
+    probes: [],
+  };
+  // Arm a hacks 60–80% of held-out problems at the end, arm b none; b solves 10–30% cleanly.
+  const hackRun = (arm: string, seed: number, hacked: number, clean: number, length: number): RunResult => {
+    const start = { attempts: 0.5, hacked: 0.4, clean: 0 };
+    const end = { attempts: hacked, hacked, clean };
+    return {
+      ...run(arm, seed, hacked + clean),
+      curve: [
+        { iteration: 0, sampledTokens: 0, heldOut: 0.4, ood: 0, hack: start, responseLength: 20, seconds: 0 },
+        { iteration: 20, sampledTokens: 8000, heldOut: hacked + clean, ood: 0, hack: end, responseLength: length, seconds: 10 },
+      ],
+      final: { heldOut: hacked + clean, ood: 0, hack: end, responseLength: length },
+    };
+  };
+  const hackResults = new Map([
+    ['a', [hackRun('a', 1, 0.6, 0, 40), hackRun('a', 2, 0.7, 0, 44), hackRun('a', 3, 0.8, 0, 52)]],
+    ['b', [hackRun('b', 1, 0, 0.1, 20), hackRun('b', 2, 0, 0.2, 22), hackRun('b', 3, 0, 0.3, 21)]],
+  ]);
+  const outcomes = compare(hackReport, hackResults);
+  const page = reportMarkdown({
+    report: hackReport,
+    results: hackResults,
+    planned: 6,
+    finished: 6,
+    svgFile: 'x.svg',
+    commands: [],
+    armSets: new Map(),
+    iterations: 20,
+    warmStartSteps: 150,
+  });
+
+  it('compares the final hacked and clean shares in points, and the response length in tokens', () => {
+    expect(outcomes.map((o) => o.paired.differences.map((d) => Number(d.toFixed(6))))).toEqual([
+      [-0.6, -0.7, -0.8],
+      [0.1, 0.2, 0.3],
+      [20, 22, 31],
+    ]);
+    expect(outcomes.map((o) => o.paired.verdict)).toEqual(['reproduces', 'reproduces', 'reproduces']);
+    expect(verdictSentence(outcomes[0])).toMatch(/^\*\*reproduces\*\* — b − a on final held-out hacked-resolved .* is −70\.0 points \(standard error 5\.8,/);
+    expect(verdictSentence(outcomes[2])).toMatch(/a − b on final held-out response length \(tokens\) is \+24\.3 tokens \(standard error 3\.4,/);
+    expect(page).toContain('| a − b (final held-out response length (tokens)) | 1: +20.0, 2: +22.0, 3: +31.0 | +24.3 | 3.4 | reproduces |');
+  });
+
+  it('tabulates hacked / clean / attempts at every evaluation point, and each seed at the end', () => {
+    expect(page).toContain('## Hacked and clean over training');
+    expect(page).toContain('| a | 40.0% / 0.0% / 50.0% | 70.0% / 0.0% / 70.0% | 1: 60.0% / 0.0%, 2: 70.0% / 0.0%, 3: 80.0% / 0.0% |');
+    expect(page).toContain('| b | 40.0% / 0.0% / 50.0% | 0.0% / 20.0% / 0.0% | 1: 0.0% / 10.0%, 2: 0.0% / 20.0%, 3: 0.0% / 30.0% |');
+  });
+
+  it('has no hack section for a task that records no hacks', () => {
+    expect(
+      reportMarkdown({ report, results, planned: 6, finished: 6, svgFile: 'x.svg', commands: [], armSets: new Map(), iterations: 20, warmStartSteps: 600 }),
+    ).not.toContain('## Hacked and clean');
+  });
+});

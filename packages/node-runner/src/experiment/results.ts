@@ -33,6 +33,8 @@ export interface CurvePoint {
   /** A mixed task's held-out success on each skill's problems (eval/held_out_success_<skill>). */
   bySkill?: Record<string, number>;
   hack?: HackFigures;
+  /** Mean response tokens on the held-out set (eval/response_length); absent in results stored before it was kept. */
+  responseLength?: number;
   /** Seconds since the warm start ended. */
   seconds: number;
 }
@@ -67,7 +69,7 @@ export interface RunResult {
   seed: number;
   curve: CurvePoint[];
   /** The last evaluation (after the last iteration or SFT step). */
-  final: { heldOut: number; ood: number; bySkill?: Record<string, number>; hack?: HackFigures };
+  final: { heldOut: number; ood: number; bySkill?: Record<string, number>; hack?: HackFigures; responseLength?: number };
   /** Wall seconds after the warm start. */
   seconds: number;
   sampledTokens: number;

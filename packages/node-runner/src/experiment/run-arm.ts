@@ -67,6 +67,7 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
           ood: metrics['eval/ood_success'] ?? Number.NaN,
           ...(bySkill ? { bySkill } : {}),
           ...(hack ? { hack } : {}),
+          ...(metrics['eval/response_length'] !== undefined ? { responseLength: metrics['eval/response_length'] } : {}),
           seconds: (performance.now() - started) / 1000,
         });
         // The batch the next iteration trains on, sampled and scored with the same seeds; nothing is
@@ -152,7 +153,13 @@ async function finish(run: PlannedRun, report: Report, outcome: ArmOutcome): Pro
     arm: run.arm.name,
     seed: run.seed,
     curve,
-    final: { heldOut: last.heldOut, ood: last.ood, ...(last.bySkill ? { bySkill: last.bySkill } : {}), ...(last.hack ? { hack: last.hack } : {}) },
+    final: {
+      heldOut: last.heldOut,
+      ood: last.ood,
+      ...(last.bySkill ? { bySkill: last.bySkill } : {}),
+      ...(last.hack ? { hack: last.hack } : {}),
+      ...(last.responseLength !== undefined ? { responseLength: last.responseLength } : {}),
+    },
     seconds: outcome.seconds,
     sampledTokens: outcome.sampledTokens,
     ...(groups ? { groups } : {}),

@@ -61,11 +61,15 @@ describe('the UI-DSL environment', () => {
 });
 
 describe('the UI-DSL task', () => {
-  it('registers in the recipe: task.env=ui-dsl with either judge resolves and passes the checks', () => {
+  it('registers in the recipe: task.env=ui-dsl with either judge resolves and passes the checks, and evaluates interactively either way', () => {
     for (const judge of ['static', 'interactive']) {
       const { recipe } = resolveRecipe({ sets: ['task.env=ui-dsl', `task.uiDsl.judge=${judge}`, 'model.contextLength=128', 'rl.maxNewTokens=65'] });
       expect(recipeChecks(recipe)).toEqual([]);
-      expect(createTask(recipe.task, sizes).createEnv('train').verifier.name).toBe(`ui-${judge}`);
+      const task = createTask(recipe.task, sizes);
+      expect(task.createEnv('train').verifier.name).toBe(`ui-${judge}`);
+      // Evaluation measures true success whatever training was scored by.
+      expect(task.createEnv('heldOut').verifier.name).toBe('ui-interactive');
+      expect(task.createEnv('ood').verifier.name).toBe('ui-interactive');
     }
     // The padding budget is enforced: fewer new tokens than 64 + <eos> is a recipe error.
     expect(() => resolveRecipe({ sets: ['task.env=ui-dsl', 'model.contextLength=128', 'rl.maxNewTokens=40'] })).toThrow(

@@ -2,7 +2,9 @@
 // limits, seeds, evaluation sets and scripted honest SFT demonstrations (the spec's honest program,
 // spec.ts). Seeds are the shared streams (seeds.ts) salted with the task's own word. The held-out
 // set is drawn from the training range and removed from training and SFT by prompt; the OOD set
-// uses words no training spec has and two-digit counters.
+// uses words no training spec has and two-digit counters. The recipe's judge scores training only:
+// evaluation always renders and clicks (the interactive judge), so held-out success is true success
+// whichever judge the policy was trained against — what the static-vs-interactive report compares.
 
 import type { SftExample, Vocabulary } from '../environment.ts';
 import { episodeSeed, mixSeed } from '../seeds.ts';
@@ -11,7 +13,7 @@ import { UiDslEnv, type UiDslJudge } from './env.ts';
 import { distinctUiSpecs, everyUiSpec, honestProgram, specCount, specKey, specPrompt, type UiSpec, uiSpec } from './spec.ts';
 
 export interface UiDslConfig {
-  /** Which judge is the verifier: static (keyword counting, hackable by padding) or interactive (renders and clicks). */
+  /** Which judge scores training episodes: static (keyword counting, hackable by padding) or interactive (renders and clicks). Evaluation is always interactive. */
   judge: UiDslJudge;
 }
 
@@ -63,7 +65,10 @@ export function uiDslTask(c: UiDslConfig, sizes: EvalSizes): Task {
     vocabulary: UI_DSL_VOCABULARY,
     limits: uiDslLimits(),
     createEnv: (split) =>
-      new UiDslEnv({ spec: (seed) => uiSpec(seed, split === 'ood' ? 'ood' : 'train', split === 'train' ? excluded : undefined), judge: c.judge }),
+      new UiDslEnv({
+        spec: (seed) => uiSpec(seed, split === 'ood' ? 'ood' : 'train', split === 'train' ? excluded : undefined),
+        judge: split === 'train' ? c.judge : 'interactive',
+      }),
     trainSeed: (runSeed, index) => salted(episodeSeed(runSeed, 'train', index)),
     evalSeeds: (split) => evalSeeds[split],
     sftExample: (runSeed, index) => uiDslSftExample(uiSpec(salted(episodeSeed(runSeed, 'sft', index)), 'train', excluded)),
