@@ -16,6 +16,7 @@ import { rlooVsGrpo } from './rloo-vs-grpo.ts';
 import { runnerCheck } from './runner-check.ts';
 import { saoLag } from './sao-lag.ts';
 import { spanKto } from './span-kto.ts';
+import { taskFilter } from './task-filter.ts';
 import { vcPpo } from './vc-ppo.ts';
 
 export const REPORTS: readonly Report[] = [
@@ -29,6 +30,7 @@ export const REPORTS: readonly Report[] = [
   compaction,
   opid,
   antiHack,
+  taskFilter,
   runnerCheck,
   distillRunnerCheck,
 ];
