@@ -10,6 +10,10 @@
 // prompts × 4 rollouts at τ = 0.5 with the stable settings of the 2026-12-02 HiddenTestFS runs
 // (lr 3e-4, per-rollout-mean, k3 KL 0.04 in the loss). Evaluation of all 306 held-out problems only
 // after the warm start and at the end: on this machine each costs about as much as the iterations.
+// The runner's pilot (2026-12-03, load 9–10 on the 2 shared cores) estimated 53.6 minutes: warm
+// starts 208 s each (seed 1's took 315 s), 16.5 s an iteration filtered and 19.4 s unfiltered (the
+// broken tasks' episodes run longer), 88–92 s an evaluation. Over the 45 declared at that load; the
+// estimate falls with the load, so run it on a quieter machine or pass --budget.
 
 import type { Report } from '../report.ts';
 
