@@ -129,6 +129,11 @@ export interface Task {
   createEnv(split: 'train' | EvalSplit): Environment;
   /** Seed of training episode `index` (0-based; the data cursor). */
   trainSeed(runSeed: number, index: number): number;
+  /**
+   * With a task filter (hidden-test-fs's qualityFilter): the tasks it skipped up to and including
+   * training episode `index` (0 for index −1), for `rollout/filtered_tasks`. Absent: nothing is filtered.
+   */
+  trainTasksDropped?(runSeed: number, index: number): number;
   /** The fixed seeds of an evaluation set, the same in every run. */
   evalSeeds(split: EvalSplit): readonly number[];
   /** SFT warm-start example `index` (0-based), from the training distribution. */

@@ -69,6 +69,12 @@ export const METRICS = {
     doc: 'prompt groups left out of training: fewer than 2 valid rollouts (group methods), or all rewards equal under rl.dynamicSampling',
   },
   'rollout/dropped_samples': { unit: 'count', doc: 'samples of the iteration left out of training, for every reason above' },
+  'rollout/filtered_tasks': {
+    unit: 'count',
+    doc: 'training tasks the task-quality filter skipped to reach this iteration’s prompts (task.hiddenTestFs.qualityFilter): each rejected task gives way to the next one the judge keeps, so the prompts stay rl.promptsPerIteration',
+    healthy:
+      'about share/(1 − share) × prompts with task.hiddenTestFs.defects at that share, since the judge rejects every broken task and keeps every clean one.',
+  },
   'rollout/trained_samples': { unit: 'count', doc: 'samples the update trained on (the batch size after drops)' },
   'rollout/zero_var_groups': {
     unit: 'fraction',

@@ -6,6 +6,7 @@
 import { tokenKlRef } from '@horizon/kernels';
 import { collectRollouts, type EpisodeRequest } from '../envs/episode.ts';
 import { packSamples, type Sample } from '../envs/sample.ts';
+import { filteredTasksMetric } from '../envs/task-quality/filtered-stream.ts';
 import type { MetricName } from '../metrics/glossary.ts';
 import type { Gpt } from '../model/gpt.ts';
 import type { BatchTensors } from './batch-tensors.ts';
@@ -21,7 +22,7 @@ export interface ScoredRollouts {
   samples: Sample[];
   /** Row b of `rows` is samples[trained[b]]: the samples left after drops (train/valid-rollouts.ts). */
   trained: number[];
-  /** How many samples and groups were left out, and why. */
+  /** How many samples and groups were left out, and why (and how many tasks a task filter skipped). */
   selectionMetrics: Partial<Record<MetricName, number>>;
   rows: TrainingRows;
   scores: Scores;
@@ -63,7 +64,10 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   // 2. Score: log π_old, log π_ref and V on every position, exactly the sampled token ids, of the
   //    samples that train (failed rollouts, samples with no trainable token and dropped groups do not).
   //    A method that scores from the rollouts themselves (OPID's skill-injected pass) adds its own.
-  const { kept: trained, metrics: selectionMetrics } = selectTrainable(samples, { grouped: algorithm.grouped === true, dynamicSampling: rl.dynamicSampling });
+  const { kept: trained, metrics: selected } = selectTrainable(samples, { grouped: algorithm.grouped === true, dynamicSampling: rl.dynamicSampling });
+  // Tasks a task filter left out of the stream before these prompts (offline samples came from no stream).
+  const dropped = ctx.offline ? undefined : task.trainTasksDropped;
+  const selectionMetrics = dropped ? { ...selected, ...filteredTasksMetric(dropped, recipe.seed, cursor, rl.promptsPerIteration) } : selected;
   const batch = trained.map((i) => samples[i]);
   if (batch.length === 0) return { samples, trained, selectionMetrics, ...emptyBatch(), seconds: { rollout, score: clock.lap(), advantage: 0 } };
   const longest = Math.max(...batch.map((s) => s.tokens.length));

@@ -1,11 +1,13 @@
 // The loop trains only valid rollouts: a failed rollout leaves its group, a group with fewer than 2
 // valid rollouts is dropped for a group method, an iteration with nothing left takes no step and
-// logs no NaN, and truncated importance sampling reports its weights. On the GPU (SwiftShader in
+// logs no NaN, truncated importance sampling reports its weights, and a task filter's skipped
+// tasks are logged per iteration (rollout/filtered_tasks) while its kept ones are sampled. On the GPU (SwiftShader in
 // CI), with the real GRPO method and a tiny untrained policy.
 
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM_BY_NAME } from '../algorithms/index.ts';
 import type { Environment } from '../envs/environment.ts';
+import { filteredStream } from '../envs/task-quality/filtered-stream.ts';
 import type { Task } from '../envs/tasks.ts';
 import { resolveRecipe } from '../recipe/resolve.ts';
 import type { RlContext } from './rl-context.ts';
@@ -87,5 +89,30 @@ describe('rlIteration trains only valid rollouts', () => {
     expect(metrics['policy/rollout_logp_diff_max']).toBeLessThan(1e-3);
     expect(metrics['policy/rollout_logp_mismatch_frac']).toBe(0);
     expect(metrics['policy/rollout_logp_diff']).toBeLessThanOrEqual(metrics['policy/rollout_logp_diff_max'] as number);
+    expect('rollout/filtered_tasks' in metrics).toBe(false);
+  });
+
+  it('a filtered stream samples only the tasks it keeps and logs the ones it skipped, iteration by iteration', async () => {
+    // A stand-in judge that keeps even seeds only: about half the tasks are skipped.
+    let stream: ReturnType<typeof filteredStream> | undefined;
+    const filtered = (base: Task): Task => {
+      const s = filteredStream(base.trainSeed, (seed) => seed % 2 === 0);
+      stream = s;
+      return { ...base, trainSeed: s.seed, trainTasksDropped: s.droppedThrough };
+    };
+    const recipe = resolveRecipe({ preset: 'tiny', sets: ['rl.algorithm=grpo', 'rl.promptsPerIteration=3', 'rl.groupSize=2', 'rl.epochs=1'] }).recipe;
+    const { ctx } = await testRlContext(recipe, ALGORITHM_BY_NAME.grpo, { task: filtered });
+    if (!stream) throw new Error('the task was built');
+    const runSeed = recipe.seed;
+    for (const [iteration, cursor] of [
+      [0, 0],
+      [1, 3],
+    ]) {
+      const { metrics, samples } = await rlIteration(ctx, iteration, cursor);
+      expect(samples.every((s) => s.sample.seed % 2 === 0)).toBe(true);
+      expect(samples.map((s) => s.sample.seed)).toEqual([0, 0, 1, 1, 2, 2].map((p) => stream?.seed(runSeed, cursor + p)));
+      expect(metrics['rollout/filtered_tasks']).toBe(stream.droppedThrough(runSeed, cursor + 2) - stream.droppedThrough(runSeed, cursor - 1));
+    }
+    expect(stream.droppedThrough(runSeed, 5)).toBeGreaterThan(0);
   });
 });

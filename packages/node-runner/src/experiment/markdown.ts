@@ -49,6 +49,10 @@ function comparedValue(run: RunResult, c: Comparison): number | undefined {
   if (c.metric === 'held-out-hacked') return run.final.hack?.hacked;
   if (c.metric === 'held-out-clean') return run.final.hack?.clean;
   if (c.metric === 'response-length') return run.final.responseLength;
+  // Per 100 tokens, so the page's points (×100) read as reward per 10⁴ tokens: per token, a
+  // HiddenTestFS run's figure is a few thousandths, below the tables' one decimal.
+  if (c.metric === 'reward-per-token')
+    return run.sampledReward === undefined || !(run.sampledTokens > 0) ? undefined : (100 * run.sampledReward) / run.sampledTokens;
   return c.skill === undefined ? run.final.heldOut : run.final.bySkill?.[c.skill];
 }
 
@@ -59,6 +63,7 @@ export function comparedWhat(c: Comparison): string {
   if (c.metric === 'held-out-hacked') return 'final held-out hacked-resolved (solved after a protected read, monitor only logging)';
   if (c.metric === 'held-out-clean') return 'final held-out clean-resolved (solved with no protected read)';
   if (c.metric === 'response-length') return 'final held-out response length (tokens)';
+  if (c.metric === 'reward-per-token') return 'training reward per 10⁴ sampled action tokens';
   return `final held-out ${c.skill ? `${c.skill} ` : ''}success`;
 }
 

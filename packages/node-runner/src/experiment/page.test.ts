@@ -393,3 +393,45 @@ describe('report page: hacked and clean, and a length compared in tokens', () =>
     ).not.toContain('## Hacked and clean');
   });
 });
+
+describe('a report that compares reward per sampled token', () => {
+  const perToken: Report = {
+    ...report,
+    name: 'per-token',
+    comparisons: [{ arm: 'b', against: 'a', metric: 'reward-per-token', direction: 'higher', claim: 'b earns more per token (Someone 2026).' }],
+  };
+  // Arm a earns 16 over 8000 tokens on every seed (0.2 per 100 tokens); b earns 20 + seed.
+  const earned = (r: RunResult, reward: number | undefined): RunResult => ({ ...r, ...(reward === undefined ? {} : { sampledReward: reward }) });
+  const withRewards = new Map([
+    ['a', (results.get('a') ?? []).map((r) => earned(r, 16))],
+    ['b', (results.get('b') ?? []).map((r) => earned(r, 20 + r.seed))],
+  ]);
+
+  it('pairs each run’s reward over its sampled tokens by seed, read as points per 10⁴ tokens', () => {
+    const [o] = compare(perToken, withRewards);
+    expect(o.seeds).toEqual([1, 2, 3]);
+    expect(o.paired.differences.map((d) => Math.round(d * 10000) / 10000)).toEqual([0.0625, 0.075, 0.0875]);
+    expect(o.paired.verdict).toBe('reproduces');
+    expect(verdictSentence(o)).toMatch(/^\*\*reproduces\*\* — b − a on training reward per 10⁴ sampled action tokens is \+7\.5 points/);
+    const page = reportMarkdown({
+      report: perToken,
+      results: withRewards,
+      planned: 6,
+      finished: 6,
+      svgFile: 'x.svg',
+      commands: [],
+      armSets: new Map(),
+      iterations: 20,
+      warmStartSteps: 600,
+    });
+    expect(page).toContain('| b − a (training reward per 10⁴ sampled action tokens) | 1: +6.3, 2: +7.5, 3: +8.7 | +7.5 |');
+  });
+
+  it('leaves out a run without the figure: a result written before it was recorded, or one that sampled nothing', () => {
+    const gaps = new Map([
+      ['a', (withRewards.get('a') ?? []).map((r) => (r.seed === 1 ? earned({ ...r, sampledReward: undefined }, undefined) : r))],
+      ['b', (withRewards.get('b') ?? []).map((r) => (r.seed === 2 ? { ...r, sampledTokens: 0 } : r))],
+    ]);
+    expect(compare(perToken, gaps)[0].seeds).toEqual([3]);
+  });
+});

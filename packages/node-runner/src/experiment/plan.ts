@@ -27,7 +27,18 @@ export interface PlannedRun {
 /** Recipe fields that decide the SFT warm start (trainer.ts runSft: the policy's init, its data and optimizer). */
 export function sftKeyOf(recipe: Recipe): string {
   const { seed, task, model, sft, optim, rl } = recipe;
-  return hash([seed, task, model.contextLength, model.policy, sft, optim, rl.gradClip]).slice(0, 16);
+  return hash([seed, sftTask(task), model.contextLength, model.policy, sft, optim, rl.gradClip]).slice(0, 16);
+}
+
+/**
+ * The task without the fields that shape only the RL training stream: HiddenTestFS's broken tasks
+ * and its quality filter never reach an SFT demonstration (hidden-test-fs/task.ts draws those from
+ * clean problems). So arms that differ in them share a warm start, and warm starts cached before
+ * the fields existed keep their key.
+ */
+function sftTask(task: Recipe['task']): unknown {
+  const { defects: _defects, qualityFilter: _qualityFilter, ...hiddenTestFs } = task.hiddenTestFs;
+  return { ...task, hiddenTestFs };
 }
 
 const hash = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');

@@ -51,10 +51,12 @@ export interface Comparison {
    * What is compared: final held-out success (default); its hacked or clean part (a task that
    * records hacks: the final evaluation's eval/held_out_hacked_success or _clean_success, the
    * monitor only logging); the final held-out mean response length in tokens ('response-length',
-   * compared as a plain difference, not in points); or the arms' critics as the 'critic' probe measures them, each run's
-   * mean over its evaluation points after iteration 0 (critic-probe.ts).
+   * compared as a plain difference, not in points); the reward the run's training rollouts earned per
+   * sampled action token (RunResult.sampledReward over sampledTokens: what its sampling bought); or
+   * the arms' critics as the 'critic' probe measures them, each run's mean over its evaluation points
+   * after iteration 0 (critic-probe.ts).
    */
-  metric?: 'critic-value-error' | 'critic-ranking' | 'held-out-hacked' | 'held-out-clean' | 'response-length';
+  metric?: 'critic-value-error' | 'critic-ranking' | 'held-out-hacked' | 'held-out-clean' | 'response-length' | 'reward-per-token';
   /** The sign the claim predicts for `arm − against`. */
   direction: 'higher' | 'lower';
   /** The claim in one sentence, with the paper named (and its arXiv id). */

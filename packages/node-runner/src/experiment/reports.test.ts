@@ -5,7 +5,7 @@
 
 import { validateRecipe } from '@horizon/core';
 import { describe, expect, it } from 'vitest';
-import { armRecipe, planRuns, recipeChanges, unrunnableReason } from './plan.ts';
+import { armRecipe, planRuns, recipeChanges, sftKeyOf, unrunnableReason } from './plan.ts';
 import { REPORTS } from './reports/index.ts';
 
 describe.each(REPORTS.map((r) => [r.name, r] as const))('report %s', (_name, report) => {
@@ -101,6 +101,20 @@ describe('planning', () => {
     if (!opd) throw new Error('multi-teacher-opd is declared');
     const reordered = { ...opd, arms: [...opd.arms].reverse() };
     expect(() => planRuns(reordered, '/runs')).toThrow(/arm expert-sft learns from add-expert, which must be an arm declared before it/);
+  });
+
+  it('shares a warm start across the training-stream-only task fields (broken tasks, the quality filter), which no SFT demonstration reads', () => {
+    const filter = REPORTS.find((r) => r.name === 'task-filter');
+    if (!filter) throw new Error('task-filter is declared');
+    const [filtered, unfiltered] = planRuns(filter, '/runs');
+    expect(filtered.recipe.task.hiddenTestFs.qualityFilter).toBe(true);
+    expect(unfiltered.recipe.task.hiddenTestFs.qualityFilter).toBe(false);
+    const clean = armRecipe({ ...filter, common: filter.common.filter((s) => !s.startsWith('task.hiddenTestFs.defects')) }, filter.arms[1], filter.seeds[0]);
+    expect(clean.task.hiddenTestFs.defects.share).toBe(0);
+    expect(sftKeyOf(clean)).toBe(filtered.sftKey);
+    expect(sftKeyOf(clean)).toBe(unfiltered.sftKey);
+    // A field SFT does read still changes it.
+    expect(sftKeyOf({ ...clean, task: { ...clean.task, hiddenTestFs: { ...clean.task.hiddenTestFs, hackDemoShare: 0.5 } } })).not.toBe(filtered.sftKey);
   });
 
   it('a report whose arms set a field this version lacks is not runnable, naming the field', () => {

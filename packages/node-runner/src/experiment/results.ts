@@ -73,6 +73,12 @@ export interface RunResult {
   /** Wall seconds after the warm start. */
   seconds: number;
   sampledTokens: number;
+  /**
+   * Reward the RL iterations' rollouts earned in all, counted as sampledTokens is (each iteration's
+   * mean per rollout × its rollouts); absent for an arm that samples no rollouts, and in results
+   * written before it was recorded.
+   */
+  sampledReward?: number;
   groups?: GroupProbe[];
   critic?: CriticProbe[];
   /** Means over the RL iterations of the metrics the report names (Report.trainingMetrics). */

@@ -49,6 +49,7 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
   const rolloutsPerIteration = recipe.rl.promptsPerIteration * recipe.rl.groupSize;
   const training = new TrainingMeans(trainingMetricNames(report));
   let sampledTokens = 0;
+  let sampledReward = 0;
   const started = performance.now();
   try {
     trainer.restore(warm);
@@ -56,7 +57,10 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
       onMetrics: async (phase: Phase, step: number, metrics: Partial<Record<MetricName, number>>, at) => {
         await log.log({ phase, step, global_step: at.globalStep, time_s: at.seconds, metrics });
         training.add(phase, metrics);
-        if (phase === 'rl') sampledTokens += (metrics['rollout/response_length'] ?? 0) * rolloutsPerIteration;
+        if (phase === 'rl') {
+          sampledTokens += (metrics['rollout/response_length'] ?? 0) * rolloutsPerIteration;
+          sampledReward += (metrics['rollout/reward'] ?? 0) * rolloutsPerIteration;
+        }
         if (phase !== 'eval') return;
         const bySkill = skillSuccess(metrics);
         const hack = hackFigures(metrics);
@@ -91,6 +95,7 @@ async function runRl(gpu: Gpu, report: Report, run: PlannedRun, warm: Checkpoint
   return finish(run, report, {
     curve,
     sampledTokens,
+    sampledReward,
     seconds: seconds(started),
     groups: groups.length > 0 ? groups : undefined,
     critic: critic.length > 0 ? critic : undefined,
@@ -135,6 +140,7 @@ const seconds = (started: number) => (performance.now() - started) / 1000;
 export interface ArmOutcome {
   curve: CurvePoint[];
   sampledTokens: number;
+  sampledReward?: number;
   /** Wall seconds after the warm start. */
   seconds: number;
   groups?: GroupProbe[];
@@ -162,6 +168,7 @@ async function finish(run: PlannedRun, report: Report, outcome: ArmOutcome): Pro
     },
     seconds: outcome.seconds,
     sampledTokens: outcome.sampledTokens,
+    ...(outcome.sampledReward !== undefined ? { sampledReward: outcome.sampledReward } : {}),
     ...(groups ? { groups } : {}),
     ...(outcome.critic ? { critic: outcome.critic } : {}),
     ...(outcome.training ? { training: outcome.training } : {}),

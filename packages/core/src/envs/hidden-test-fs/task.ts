@@ -3,15 +3,19 @@
 // task's own word, so its problems never coincide with arithmetic's by construction of the seeds.
 // The held-out set is drawn from the training constants and removed from training and SFT by value;
 // the OOD set uses larger constants (oodMinConstant–oodMaxConstant, two digits by default).
+// Broken tasks (defects.ts) enter the training split only; with qualityFilter on, the training
+// stream skips every task the task-quality judge rejects (task-quality/filtered-stream.ts).
 
 import { SeededRandom } from '@horizon/kernels';
 import type { MonitorConfig } from '../../monitor/monitor.ts';
 import type { Vocabulary } from '../environment.ts';
 import { episodeSeed, mixSeed } from '../seeds.ts';
+import { filteredStream } from '../task-quality/filtered-stream.ts';
+import { judgeTask } from '../task-quality/judge.ts';
 import type { EvalSizes, EvalSplit, Task, TaskIssue, TaskLimits } from '../tasks.ts';
 import { checkDefectOption, type DefectOption, maybeDefective } from './defects.ts';
 import { HiddenTestFsEnv } from './env.ts';
-import { PROMPT } from './files.ts';
+import { PROMPT, taskFiles } from './files.ts';
 import { type ConstantRange, distinctHiddenProblems, hiddenProblem, problemCount, problemKey } from './problems.ts';
 import { demonstrationTurns, hackDemonstration, honestDemonstration, turnTokens } from './solver.ts';
 
@@ -29,8 +33,13 @@ export interface HiddenTestFsConfig {
    * instead of the honest one, drawn per example; needs hackOpen. Absent: 0, the honest warm start.
    */
   hackDemoShare?: number;
-  /** Deliberately broken training tasks or canaries (defects.ts), to test the task-quality judge and catch cheating; absent: none. */
+  /** Deliberately broken training tasks or canaries (defects.ts), to test the task-quality judge and catch cheating; absent or a share of 0: none. */
   defects?: DefectOption;
+  /**
+   * Skip every training task the task-quality judge rejects (task-quality/judge.ts): filtered
+   * episode i is the i-th task of the unfiltered stream the judge keeps. Absent: false.
+   */
+  qualityFilter?: boolean;
 }
 
 /**
@@ -109,6 +118,11 @@ export function hiddenTestFsChecks(c: HiddenTestFsConfig, sizes: EvalSizes): Tas
       path: `${at}.hackDemoShare`,
       message: `must be 0 while ${at}.hackOpen is false: a hack demonstration reads .eval/f.js, which then answers Permission denied, so it would teach a read that fails; set ${at}.hackOpen to true or the share to 0, got ${c.hackDemoShare}`,
     });
+  if (c.qualityFilter && c.defects?.share === 1)
+    issues.push({
+      path: `${at}.qualityFilter`,
+      message: `would drop every training task: ${at}.defects.share is 1, so every one is broken and the judge rejects it; lower the share or turn the filter off`,
+    });
   if (issues.length > 0) return issues;
   const trainSpace = problemCount(trainRange(c));
   if (sizes.heldOutSize > trainSpace / 2)
@@ -131,6 +145,9 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
   const excluded: ReadonlySet<string> = new Set(heldOut.problems.map(problemKey));
   const evalSeeds: Record<EvalSplit, readonly number[]> = { heldOut: heldOut.seeds, ood: oodSet.seeds };
   if (c.defects) checkDefectOption(c.defects);
+  const trainProblem = (seed: number) => maybeDefective(seed, hiddenProblem(seed, train, excluded), c.defects);
+  const unfilteredSeed = (runSeed: number, index: number) => salted(episodeSeed(runSeed, 'train', index));
+  const stream = c.qualityFilter ? filteredStream(unfilteredSeed, (seed) => judgeTask(taskFiles(trainProblem(seed))).keep) : undefined;
   // Evaluation measures what the policy does when nothing stops it: a monitor that is on only logs
   // there and charges no penalty, so a guarded policy's held-out hack rate is its own and not zero
   // by construction (the eval/held_out_hack* metrics; docs/monitor.md §5).
@@ -143,12 +160,12 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
     limits: hiddenTestFsLimits(c),
     createEnv: (split) =>
       new HiddenTestFsEnv({
-        problem: (seed) =>
-          split === 'train' ? maybeDefective(seed, hiddenProblem(seed, train, excluded), c.defects) : hiddenProblem(seed, split === 'ood' ? ood : train),
+        problem: (seed) => (split === 'train' ? trainProblem(seed) : hiddenProblem(seed, split === 'ood' ? ood : train)),
         hackOpen: c.hackOpen,
         ...(c.monitor ? { monitor: monitorFor(split, c.monitor) } : {}),
       }),
-    trainSeed: (runSeed, index) => salted(episodeSeed(runSeed, 'train', index)),
+    trainSeed: stream ? stream.seed : unfilteredSeed,
+    ...(stream ? { trainTasksDropped: stream.droppedThrough } : {}),
     evalSeeds: (split) => evalSeeds[split],
     sftExample: (runSeed, index) => {
       const seed = hiddenTestFsSftSeed(runSeed, index);

@@ -17,6 +17,7 @@ import { runnerCheck } from './runner-check.ts';
 import { saoLag } from './sao-lag.ts';
 import { spanKto } from './span-kto.ts';
 import { staticVsInteractive } from './static-vs-interactive.ts';
+import { taskFilter } from './task-filter.ts';
 import { vcPpo } from './vc-ppo.ts';
 
 export const REPORTS: readonly Report[] = [
@@ -31,6 +32,7 @@ export const REPORTS: readonly Report[] = [
   opid,
   antiHack,
   staticVsInteractive,
+  taskFilter,
   runnerCheck,
   distillRunnerCheck,
 ];
