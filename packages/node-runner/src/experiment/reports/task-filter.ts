@@ -17,7 +17,7 @@
 
 import type { Report } from '../report.ts';
 
-const RUBRICS = 'the task-quality rubrics instruction_clear and instruction_ut_align of agentic RL data pipelines';
+const RUBRICS = 'the Agentic Quality Judge\'s instruct_clear and instruct_ut_align labels, Qwen, "The Verification Horizon", arXiv:2606.26300';
 
 export const taskFilter: Report = {
   name: 'task-filter',
