@@ -240,7 +240,9 @@ export class Trainer {
    */
   async trainCritics(count: number, hooks: TrainerHooks = {}): Promise<IterationResult[]> {
     if (!this.rlStarted)
-      throw new RangeError(`critic-only iterations come after the SFT warm start (${this.sftStep} of ${this.recipe.sft.steps} steps done): run the trainer into RL first`);
+      throw new RangeError(
+        `critic-only iterations come after the SFT warm start (${this.sftStep} of ${this.recipe.sft.steps} steps done): run the trainer into RL first`,
+      );
     if (!Number.isInteger(count) || count < 1) throw new RangeError(`critic-only iterations: count must be a positive integer, got ${count}`);
     if (!this.algorithm.models.some((m) => m.trained && m.role !== 'policy'))
       throw new RangeError(`${this.recipe.rl.algorithm} trains no model but the policy, so it has no critic to train on its own`);
