@@ -2,7 +2,8 @@
 // (SwiftShader here): `npx tsx tests/browser/lab-screenshots.ts` (both; `… opid` or `… genac` for one). The OPID lab after two RL
 // iterations of its shrunk hidden-opid, with a rollout a skill scored picked and its Δ strip focused;
 // the GenAC lab after four iterations of its shrunk add-genac (critic SFT, REINFORCE, then PPO) from
-// seeds 1 and 2, for the seed-sensitivity table.
+// seeds 1 and 2, for the seed-sensitivity table, with the probe at one answer token after the
+// value head's training and one retrain of the generative critic.
 // 1440 px wide, full page.
 
 import { join } from 'node:path';
@@ -69,6 +70,24 @@ async function shootGenac(page: Page, url: string, docs: string): Promise<void> 
   const solved = page.locator('[data-testid="genac-lab-table"] tbody tr:not([data-digit=""]):not([data-mc="0"])');
   const digit = (await solved.count()) > 0 ? solved.first() : page.locator('[data-testid="genac-lab-table"] tbody tr:not([data-digit=""])').first();
   if ((await digit.count()) > 0) await digit.getByRole('button').click();
+  // The probe: one answer token read, the value head trained, the generative critic retrained once.
+  const probed = (version: number) =>
+    page.waitForFunction(
+      (v) => {
+        const got = JSON.parse(document.querySelector<HTMLElement>('.genac-probe')?.dataset.answerFor || '{}') as Record<string, unknown>;
+        return got.cut === 1 && got.version === v;
+      },
+      version,
+      { timeout: 600_000, polling: 500 },
+    );
+  await page.locator('input[name="cut"]').focus();
+  await page.keyboard.press('ArrowRight');
+  await probed(0);
+  await page.getByTestId('train-value-head').click();
+  await probed(1);
+  await page.locator('input[name="retrain-iterations"]').fill('1');
+  await page.getByTestId('retrain-generative').click();
+  await probed(2);
   await page.screenshot({ path: join(docs, 'ui-genac-lab.png'), fullPage: true });
 }
 

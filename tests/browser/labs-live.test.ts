@@ -6,19 +6,26 @@
 // must add nothing and "step-only" must keep route's Δ on exactly the steps a step skill scored.
 // GenAC: every logged critique's value is checked against core's parseCritique (a digit) or the
 // fallback recomputed here (the mean of the well-formed values), its Monte-Carlo value against the
-// group's mean reward, and the shown G − v. Also reports page load and the longest main-thread
-// task while a lab trains.
+// group's mean reward, and the shown G − v; then the probe: a rollout cut after k answer tokens,
+// the shown digit against parseCritique on the shown text, the critic as it sampled giving back the
+// logged critique at k = 0, and the value head's V against the same seed's add-ppo run trained from
+// scratch in Node, before and after a retrain. Also reports page load and the longest main-thread
+// task while a lab trains or retrains.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatCritique, parseCritique, ROUTING_MODES } from '@horizon/core';
+import { formatCritique, parseCritique, ROUTING_MODES, Scorer, Trainer } from '@horizon/core';
 import { opidRef } from '@horizon/kernels';
+import { testGpu } from '@horizon/kernels/testing';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { valueHeadRecipe } from '../../packages/web-ui/src/engine/genac-lab.ts';
+import { GENAC_LAB_VALUE_ITERATIONS } from '../../packages/web-ui/src/engine/genac-lab-data.ts';
 import { OPID_LAB_PRESET, OPID_LAB_ROUTINGS, OPID_LAB_SETS } from '../../packages/web-ui/src/engine/opid-lab-data.ts';
+import { GENAC_LAB_SETS } from '../../packages/web-ui/src/views/labs/genac-lab.ts';
 import { appInChromium } from './support/app-in-chromium.ts';
 import { LONG_TASK_PROBE, readProbe, resetProbe } from './support/probe.ts';
 
@@ -338,6 +345,146 @@ describe('GenAC lab', () => {
     expect(Number(await page.getByTestId('genac-return').getAttribute('data-value'))).toBe(reward);
     expect(Math.abs(Number(await page.getByTestId('genac-advantage').getAttribute('data-value')) - (reward - v))).toBeLessThan(1e-9);
     await fitsPhone('the GenAC lab');
+  }, 900_000);
+
+  it('probe: a learner cuts a rollout; the digit is core’s parse of the shown text, V is the same seed’s PPO run’s (trained in Node), and retraining either critic recomputes them', async () => {
+    // The discriminative critic, independently: add-ppo on the same seed and lab fields, its own SFT
+    // warm start in Node (Dawn on this machine), then the same critic-only iterations as the page's.
+    const request = { recipe: 'add-genac', sets: [...GENAC_LAB_SETS, `sft.steps=${SFT_STEPS}`, `rl.iterations=${ITERATIONS}`, 'seed=1'] };
+    const twinRewards = new Map<number, number>();
+    const twin = (async () => {
+      const trainer = new Trainer(await testGpu(), valueHeadRecipe(request, GENAC_LAB_VALUE_ITERATIONS, SFT_STEPS));
+      await trainer.run({ onMetrics: (phase, step, m) => void (phase === 'rl' && twinRewards.set(step, m['rollout/reward'] as number)) });
+      return trainer;
+    })();
+    twin.catch(() => undefined); // awaited below
+    const probe = page.locator('.genac-probe');
+    const answered = async (want: { rolloutId: number; cut: number; weights: string; version: number }) =>
+      page.waitForFunction(
+        (w) => {
+          const got = JSON.parse(document.querySelector<HTMLElement>('.genac-probe')?.dataset.answerFor || '{}') as Record<string, unknown>;
+          return got.rolloutId === w.rolloutId && got.cut === w.cut && got.weights === w.weights && got.version === w.version;
+        },
+        want,
+        { timeout: 600_000, polling: 250 },
+      );
+    const shown = async () => {
+      const written = page.getByTestId('probe-written');
+      const digit = await page.getByTestId('probe-digit').getAttribute('data-digit');
+      const v = await page.getByTestId('probe-v').getAttribute('data-value');
+      return {
+        text: (await written.getAttribute('data-text')) ?? '',
+        eos: (await written.getAttribute('data-eos')) === 'true',
+        through: Number(await written.getAttribute('data-trained-through')),
+        digit: digit === '' ? null : Number(digit),
+        v: v === '' ? null : Number(v),
+      };
+    };
+    /** The shown digit is what core's parser reads in the shown text: a digit, or malformed and none. */
+    const parsedAsShown = (s: Awaited<ReturnType<typeof shown>>, what: string) => {
+      const parsed = parseCritique(s.text, s.eos);
+      expect(parsed.ok ? parsed.digit : null, `${what}: "${s.text}" (eos ${s.eos})`).toBe(s.digit);
+    };
+
+    // The learner picks the first rollout of the newest iteration (the policy still the SFT one) whose answer has two tokens or more.
+    await page.locator('select[name="iteration"]').selectOption(String(ITERATIONS));
+    const rows = page.locator('[data-testid="genac-lab-table"] tbody tr');
+    const answers = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[2]?.textContent ?? ''));
+    const index = answers.findIndex((a) => a.length >= 1); // digits then <eos>: a non-empty answer has ≥ 2 tokens
+    expect(index, 'every answer was empty').toBeGreaterThanOrEqual(0);
+    const row = rows.nth(index);
+    await row.getByRole('button').focus();
+    await page.keyboard.press('Enter');
+    const rolloutId = Number(await row.getAttribute('data-rollout'));
+    await answered({ rolloutId, cut: 0, weights: 'now', version: 0 });
+
+    // At k = 0 the critic as it sampled the iteration writes back what the run logged (the same weights and noise).
+    await page.locator('select[name="critic-weights"]').selectOption('sampled');
+    await answered({ rolloutId, cut: 0, weights: 'sampled', version: 0 });
+    const then = await shown();
+    parsedAsShown(then, 'k = 0, as sampled');
+    const loggedDigit = await row.getAttribute('data-digit');
+    expect(then.digit).toBe(loggedDigit === '' ? null : Number(loggedDigit));
+    if (then.digit === null) expect(parseCritique(then.text, then.eos)).toMatchObject({ reason: await row.getAttribute('data-malformed') });
+    await page.locator('select[name="critic-weights"]').selectOption('now');
+
+    // The learner moves the cut by keyboard: one answer token read.
+    await page.locator('input[name="cut"]').focus();
+    await page.keyboard.press('ArrowRight');
+    await answered({ rolloutId, cut: 1, weights: 'now', version: 0 });
+    const before = await shown();
+    parsedAsShown(before, 'k = 1');
+    expect(before.v, 'no value head is trained yet').toBeNull();
+    expect(before.through).toBe(ITERATIONS);
+
+    // The value head: the same seed's PPO run, critic-only, on the page.
+    const timed = async (what: string, act: () => Promise<void>, version: number) => {
+      await resetProbe(page);
+      const started = Date.now();
+      await act();
+      await answered({ rolloutId, cut: 1, weights: 'now', version });
+      const probed = await readProbe(page);
+      const alert = page.locator('.genac-probe [role="alert"]');
+      expect(await alert.count(), `${what}: ${await alert.allTextContents()}`).toBe(0);
+      console.log(
+        `[perf] GenAC lab, ${what}: ${((Date.now() - started) / 1000).toFixed(0)} s; longest main-thread task ${probed.longestTask.toFixed(0)} ms, longest frame gap ${probed.longestGap.toFixed(0)} ms`,
+      );
+    };
+    await timed(`training the value head (${GENAC_LAB_VALUE_ITERATIONS} critic-only PPO iterations)`, () => page.getByTestId('train-value-head').click(), 1);
+    const trainedV = await shown();
+    expect(trainedV.text, 'the generative critic did not change, nor its noise').toBe(before.text);
+    const inputs = JSON.parse((await page.getByTestId('probe-v').getAttribute('data-inputs')) ?? '[]') as number[];
+    const strip = () =>
+      page.locator('[data-testid="probe-values"] td[data-value]').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+    const nodeValues = async (trainer: Trainer, n: number) => {
+      const scorer = new Scorer(trainer.gpu);
+      try {
+        const all = await scorer.contextValues(trainer.rlModels.get('critic') as NonNullable<ReturnType<Trainer['rlModels']['get']>>, {
+          B: 1,
+          T: inputs.length,
+          inputs: Uint32Array.from(inputs),
+        });
+        return Array.from(all.slice(inputs.length - n));
+      } finally {
+        scorer.destroy();
+      }
+    };
+    const node = await twin;
+    try {
+      const pageValues = await strip();
+      const nodeV = await nodeValues(node, pageValues.length);
+      console.log(`[genac lab] V at cut 1: page ${trainedV.v}, Node's add-ppo run ${nodeV[1]}; V by cut ${pageValues.map((v) => v.toFixed(4)).join(' ')}`);
+      expectClose(pageValues, nodeV, 'V at every cut, page vs Node', 1e-5);
+      expect(Math.abs((trainedV.v as number) - nodeV[1])).toBeLessThanOrEqual(1e-5);
+      // The PPO run sampled this run's own rollouts: the same SFT policy, seeds and prompts.
+      const rewards = await rows.evaluateAll((trs) => trs.map((tr) => Number((tr as HTMLElement).dataset.reward)));
+      expect(Math.abs(rewards.reduce((a, r) => a + r, 0) / rewards.length - (twinRewards.get(ITERATIONS) as number))).toBeLessThan(1e-9);
+
+      // Retrain the generative critic: one critic-only iteration (a REINFORCE step on fresh critiques).
+      await page.locator('input[name="retrain-iterations"]').fill('1');
+      await timed('retraining the generative critic (1 critic-only iteration)', () => page.getByTestId('retrain-generative').click(), 2);
+      const afterGenerative = await shown();
+      expect(afterGenerative.through, 'the critic was re-read after its training').toBe(ITERATIONS + 1);
+      parsedAsShown(afterGenerative, 'k = 1 after retraining the generative critic');
+      expect(afterGenerative.v, 'the value head was not retrained').toBe(trainedV.v);
+      expect(await page.getByTestId('probe-moved').textContent()).toContain('After retraining');
+      console.log(`[genac lab] generative critic at cut 1: "${before.text}" → "${afterGenerative.text}"`);
+
+      // Retrain the value head: one more critic-only PPO iteration; Node takes the same one.
+      await timed('retraining the value head (1 critic-only iteration)', () => page.getByTestId('retrain-value-head').click(), 3);
+      const afterValue = await shown();
+      expect(Number(await page.getByTestId('probe-v').getAttribute('data-iterations'))).toBe(GENAC_LAB_VALUE_ITERATIONS + 1);
+      expect(afterValue.text).toBe(afterGenerative.text);
+      await node.trainCritics(1);
+      const nodeAfter = await nodeValues(node, (await strip()).length);
+      console.log(`[genac lab] V at cut 1 after one more critic-only iteration: page ${afterValue.v}, Node ${nodeAfter[1]} (was ${trainedV.v})`);
+      expectClose(await strip(), nodeAfter, 'V after retraining, page vs Node', 1e-5);
+      expect(afterValue.v).not.toBe(trainedV.v);
+    } finally {
+      node.dispose();
+    }
+    await fitsPhone('the GenAC lab’s probe');
+    expect(await probe.count()).toBe(1);
   }, 900_000);
 
   it('seed sensitivity: a second seed trained beside the first, each seed’s logged value error as its critiques give it', async () => {

@@ -13,6 +13,8 @@ export type {
 } from './algorithms/algorithm.ts';
 export { type DeclaredModel, declaredModels } from './algorithms/declared-models.ts';
 export { type ActorState, renderCriticPrompt } from './algorithms/genac/critic-prompt.ts';
+export { type CriticSamples, sampleCritiques } from './algorithms/genac/critic-sampling.ts';
+export { GENERATIVE_CRITIC_NAME, genacPhase, WIN_RATE_STATE } from './algorithms/genac/critic-training.ts';
 export { criticTokenizer, criticVocabulary } from './algorithms/genac/critic-vocabulary.ts';
 export { GENERATIVE_CRITIC } from './algorithms/genac/genac.ts';
 export { type Critique, formatCritique, type MalformedReason, parseCritique } from './algorithms/genac/value-digit.ts';

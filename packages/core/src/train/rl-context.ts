@@ -51,4 +51,9 @@ export interface RlContext {
   methodState?: Record<string, JsonValue>;
   /** Present when the method scores with teachers (the `teacherLogp` score). */
   teachers?: TeacherRouter;
+  /**
+   * Critic-only iterations (Trainer.trainCritics): the method's updates of the policy are skipped,
+   * so only its other models train (PPO's value head, GenAC's generative critic).
+   */
+  policyFrozen?: boolean;
 }

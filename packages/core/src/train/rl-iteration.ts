@@ -43,7 +43,9 @@ async function update(ctx: RlContext, iteration: number, scored: ScoredRollouts)
   const { recipe, models } = ctx;
   const rl = recipe.rl;
   const { rows, scores, batch, advantages, returns, advantageMetrics } = scored;
-  const updates = batch ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
+  const declared = batch ? ctx.algorithm.updates(recipe, iteration, { metrics: advantageMetrics, state: ctx.methodState ?? {} }) : [];
+  // A critic-only iteration keeps the method's other updates, in its order, and drops the policy's.
+  const updates = ctx.policyFrozen ? declared.filter((u) => u.model !== 'policy') : declared;
   // Models on rows of their own (GenAC's generative critic) step first, once (algorithm.ts).
   const ownMetrics =
     batch && ctx.algorithm.trainOwnModels

@@ -70,17 +70,18 @@ export class Scorer {
   private readonly scratches = new ShapeCache<Scratch>(this.destroyAll);
   private readonly teacherLogps = new ShapeCache<Tensor>((t) => this.gpu.destroy(t));
   private readonly contexts = new ShapeCache<ContextTensors>(this.destroyAll);
+  private readonly contextValueTensors = new ShapeCache<{ inputs: Tensor; values: Tensor }>(this.destroyAll);
 
   constructor(readonly gpu: Gpu) {}
 
   /** Releases the scoring buffers, the batches' included. */
   destroy(): void {
-    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps, this.contexts]) cache.clear();
+    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps, this.contexts, this.contextValueTensors]) cache.clear();
   }
 
   /** Releases the buffers of shapes not used since the last sweep (util/shape-cache.ts); call between iterations. */
   sweep(): void {
-    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps, this.contexts]) cache.sweep();
+    for (const cache of [this.batches, this.pairs, this.scratches, this.teacherLogps, this.contexts, this.contextValueTensors]) cache.sweep();
   }
 
   /** The GPU tensors of batches of this shape: after `score`, they hold that batch (batch-tensors.ts). */
@@ -187,6 +188,30 @@ export class Scorer {
     gpu.submit(rec);
     const [logp] = (await gpu.readMany([c.logp])) as Float32Array[];
     return logp;
+  }
+
+  /**
+   * A critic's value head on `B` contexts other than the batch's rows: V at every position, the
+   * forward `score` runs for the `values` score (position t is the value of the state after input
+   * t). The GenAC lab reads PPO's value at a cut of a rollout with it.
+   */
+  async contextValues(critic: Gpt, contexts: { B: number; T: number; inputs: Uint32Array }): Promise<Float32Array> {
+    if (critic.config.head !== 'value') throw new RangeError(`contextValues reads a value head, and model "${critic.label}" has a ${critic.config.head} head`);
+    const { gpu } = this;
+    const { B, T } = contexts;
+    const key = `${B}x${T}`;
+    const c = this.contextValueTensors.get(key, () => ({
+      inputs: gpu.tensor([B, T], 'u32', `score.contextValues.inputs[${key}]`),
+      values: gpu.tensor([B, T], 'f32', `score.contextValues.values[${key}]`),
+    }));
+    gpu.write(c.inputs, contexts.inputs);
+    const rec = gpu.begin('score.contextValues');
+    const acts = critic.activations(B, T);
+    critic.recordForward(rec, acts, c.inputs);
+    rec.copy(acts.output, c.values, B * T);
+    gpu.submit(rec);
+    const [values] = (await gpu.readMany([c.values])) as Float32Array[];
+    return values;
   }
 
   /** One log-prob tensor per distinct teacher of the batch, in order of first use. */

@@ -229,6 +229,36 @@ export class Trainer {
     return result;
   }
 
+  /**
+   * `count` critic-only RL iterations after the ones done so far: each samples fresh rollouts of the
+   * next training prompts with the current policy and scores them as an iteration does, then trains
+   * the method's models other than the policy (PPO's value head, GenAC's generative critic in the
+   * phase its iteration number gives) while the policy takes no step, so its weights stay bit for bit.
+   * They count as iterations — seeds and the prompt cursor move on, so each draws new rollouts — and
+   * are logged as run() logs one; none is evaluated or checkpointed. The web UI's GenAC lab retrains
+   * either critic with it (docs/ui.md §24).
+   */
+  async trainCritics(count: number, hooks: TrainerHooks = {}): Promise<IterationResult[]> {
+    if (!this.rlStarted)
+      throw new RangeError(
+        `critic-only iterations come after the SFT warm start (${this.sftStep} of ${this.recipe.sft.steps} steps done): run the trainer into RL first`,
+      );
+    if (!Number.isInteger(count) || count < 1) throw new RangeError(`critic-only iterations: count must be a positive integer, got ${count}`);
+    if (!this.algorithm.models.some((m) => m.trained && m.role !== 'policy'))
+      throw new RangeError(`${this.recipe.rl.algorithm} trains no model but the policy, so it has no critic to train on its own`);
+    const ctx: RlContext = { ...this.rlContext(), policyFrozen: true };
+    const results: IterationResult[] = [];
+    for (let k = 0; k < count && !hooks.shouldStop?.(); k++) {
+      const result = await rlIteration(ctx, this.iteration, this.cursor);
+      this.releaseIdleShapes();
+      this.iteration++;
+      this.cursor += this.recipe.rl.promptsPerIteration;
+      await this.logIteration(hooks, result);
+      results.push(result);
+    }
+    return results;
+  }
+
   /** The SFT warm start: `recipe.sft.steps` steps of next-token cross-entropy on task examples. */
   private async runSft(hooks: TrainerHooks): Promise<void> {
     const { recipe, tokenizer } = this;

@@ -9,6 +9,7 @@
 // from a replay, from IndexedDB after a reload, or from the trainer.
 
 import type { HiddenTestFsEpisodesRequest, HiddenTestFsEpisodesResult, JsonValue, MetricsRecord, Phase, SampleRecord } from '@horizon/core';
+import type { GenacLabStatus, GenacProbeAnswer, GenacProbeRequest, GenacRetrainRequest } from './genac-lab-data.ts';
 import type { OpidLabState, OpidRescoreAnswer, OpidRescoreRequest } from './opid-lab-data.ts';
 import type { WalkAnswers, WalkKind, WalkRequest } from './walk-api.ts';
 
@@ -151,7 +152,7 @@ export interface TrainingRequest {
 }
 
 /** A lab whose live run the worker watches (views/labs/): it keeps what the lab shows beyond the logged rows. */
-export type LabKind = 'opid';
+export type LabKind = 'opid' | 'genac';
 
 /** Where a live run is: the last logged record's phase and step, out of that phase's total. */
 export interface RunPosition {
@@ -205,6 +206,12 @@ export interface EngineApi {
   opidLab(): Promise<OpidLabState | null>;
   /** Rescores one rollout of that iteration under a routing, with the policy that sampled it (engine/opid-lab.ts). */
   opidRescore(request: OpidRescoreRequest): Promise<OpidRescoreAnswer>;
+  /** The GenAC lab's two critics (the run's generative critic, the PPO run's value head); null when the live run is not the GenAC lab's. */
+  genacLab(): Promise<GenacLabStatus | null>;
+  /** Both critics on a rollout cut after some answer tokens (engine/genac-lab.ts); refused while the run trains. */
+  genacProbe(request: GenacProbeRequest): Promise<GenacProbeAnswer>;
+  /** Critic-only iterations of one critic, the policy frozen (core's Trainer.trainCritics); the first of the value head trains the PPO run. */
+  genacRetrain(request: GenacRetrainRequest): Promise<GenacLabStatus>;
   /**
    * Makes saved run `id` the live run again from its last checkpoint (paused until `resume`): its
    * rows after the checkpoint are dropped, so the run continues exactly as the CLI's --resume does.

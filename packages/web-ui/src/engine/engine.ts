@@ -35,6 +35,8 @@ import type {
   TrainingRequest,
 } from './api.ts';
 import { computeWalkthrough } from './gae-walkthrough.ts';
+import { GenacLab } from './genac-lab.ts';
+import type { GenacLabStatus, GenacProbeAnswer, GenacProbeRequest, GenacRetrainRequest } from './genac-lab-data.ts';
 import { LiveRun } from './live-run.ts';
 import { OpidLab } from './opid-lab.ts';
 import type { OpidLabState, OpidRescoreAnswer, OpidRescoreRequest } from './opid-lab-data.ts';
@@ -83,6 +85,8 @@ export class Engine implements EngineApi {
   private live: LiveRun | null = null;
   /** The OPID lab's observer of the live run, when the live run is the lab's. */
   private opid: OpidLab | null = null;
+  /** The GenAC lab's observer of the live run, when the live run is the lab's. */
+  private genac: GenacLab | null = null;
   /** Warm-ups by recipe: one SFT step on a throwaway trainer, so the kernels are compiled before Play. */
   private readonly warmed = new Map<string, Promise<void>>();
 
@@ -250,6 +254,7 @@ export class Engine implements EngineApi {
       request: { recipe: request.recipe, ...(request.seed !== undefined ? { seed: request.seed } : {}), sets: [...request.sets] },
     };
     this.opid = lab === 'opid' ? new OpidLab(gpu, recipe, status.line) : null;
+    this.genac = lab === 'genac' ? new GenacLab(gpu, recipe, request, summary.id, status.line) : null;
     this.live = new LiveRun(
       gpu,
       recipe,
@@ -259,7 +264,7 @@ export class Engine implements EngineApi {
       (message) => this.emit({ kind: 'storage', message }),
       undefined,
       teachers,
-      this.opid ?? undefined,
+      this.opid ?? this.genac ?? undefined,
     );
     return { summary, recipe, records: [], samples: [] };
   }
@@ -271,6 +276,30 @@ export class Engine implements EngineApi {
   async opidRescore(request: OpidRescoreRequest): Promise<OpidRescoreAnswer> {
     if (!this.opid) throw new Error('No OPID lab run: start one in the OPID lab.');
     return this.opid.rescore(request);
+  }
+
+  async genacLab(): Promise<GenacLabStatus | null> {
+    return this.genac?.status() ?? null;
+  }
+
+  /** The GenAC lab's observer, once its run is not training (a probe or retrain between two of its steps would mix weights). */
+  private genacIdle(runId: string, what: string): GenacLab {
+    const lab = this.genac;
+    if (!lab || lab.runId !== runId)
+      throw new Error('This GenAC run is no longer the worker’s live run (another was trained since): train it again to probe its critics.');
+    if (this.live?.state === 'running') throw new Error(`The run is still training: ${what} once it is paused or finished.`);
+    return lab;
+  }
+
+  async genacProbe(request: GenacProbeRequest): Promise<GenacProbeAnswer> {
+    return this.genacIdle(request.runId, 'its critics can be probed').probe(request);
+  }
+
+  async genacRetrain(request: GenacRetrainRequest): Promise<GenacLabStatus> {
+    const lab = this.genacIdle(request.runId, 'a critic retrains');
+    // Critic-only iterations continue past the recipe's last, so the run must have reached it.
+    if (this.live?.state !== 'finished') throw new Error('Retraining continues after the run’s last iteration: let it finish first.');
+    return lab.retrain(request);
   }
 
   /** Distillation's teachers, from runs trained in this browser (`distill.teachers`: names or ids). */
@@ -319,6 +348,7 @@ export class Engine implements EngineApi {
     const live = this.live;
     this.live = null;
     this.opid = null;
+    this.genac = null;
     await live?.dispose();
   }
 

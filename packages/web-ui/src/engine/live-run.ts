@@ -49,7 +49,8 @@ export function replaySample(phase: Phase, step: number, sample: Sample, pieces:
 /** A lab's view of the run (views/labs/): every RL iteration's and evaluation's rollouts as core's Sample, with the trainer, before they are batched to the page. */
 export interface RunObserver {
   onSamples(phase: Phase, step: number, rows: { sample: Sample; channels?: Record<string, Float32Array> }[], trainer: Trainer): Promise<void> | void;
-  dispose?(): void;
+  /** Releases what the observer holds; the run waits for it (an observer's own GPU work may be in flight). */
+  dispose?(): Promise<void> | void;
 }
 
 export class LiveRun {
@@ -124,7 +125,7 @@ export class LiveRun {
       this.summaryDirty = true;
       await this.flush();
     }
-    this.observer?.dispose?.();
+    await this.observer?.dispose?.();
     this.trainer.dispose();
   }
 

@@ -5,8 +5,11 @@
 // head, so a malformed critique takes the mean of the well-formed values, 0.5 when none is), the
 // prompt's Monte-Carlo value (its group's mean reward, the critic's training target) and the
 // rollout's own return G. Everything shown comes from the samples the trainer logged
-// (samples.jsonl's `critique`); nothing is recomputed on the page. Keyboard: the iteration and
-// rollout pickers are selects, and the table's rows are buttons that pick a rollout.
+// (samples.jsonl's `critique`); nothing is recomputed on the page. Below the chosen rollout, the
+// probe (genac-probe.ts) cuts it after k answer tokens and asks both critics live on the worker's
+// device — the generative critic and the same seed's PPO value head — and retrains either.
+// Keyboard: the iteration and rollout pickers are selects, and the table's rows are buttons that
+// pick a rollout.
 
 import { h } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
@@ -14,6 +17,7 @@ import type { DeviceStatus, ReplaySample } from '../../engine/api.ts';
 import type { EngineHandle } from '../../engine/client.ts';
 import { fmt, fmtSigned } from '../format.ts';
 import { ErrorLine } from '../walk-parts.ts';
+import { GenacProbe } from './genac-probe.ts';
 import { type LabRun, LabTransport, useLabRun, useLabRuns } from './lab-run.ts';
 
 export const GENAC_LAB_PRESET = 'add-genac';
@@ -230,7 +234,8 @@ export function GenacLab({ engine, device, sets }: { engine: EngineHandle; devic
   const [seed, setSeed] = useState<number>(GENAC_LAB_SEEDS[0]);
   const base = `genac:${[...GENAC_LAB_SETS, ...sets].join('\n')}`;
   const request = useMemo(() => ({ recipe: GENAC_LAB_PRESET, sets: [...GENAC_LAB_SETS, ...sets, `seed=${seed}`] }), [sets.join('\n'), seed]);
-  const { run, busy, error, start, pause } = useLabRun(engine, `${base}\nseed=${seed}`, request);
+  const { run, busy, error, start, pause } = useLabRun(engine, `${base}\nseed=${seed}`, request, 'genac');
+  const [retraining, setRetraining] = useState(false);
   const all = useLabRuns(base);
   const iterations = useMemo(() => [...new Set((run?.samples ?? []).filter((s) => s.phase === 'rl' && s.critique).map((s) => s.step))], [run?.samples]);
   const [picked, setPicked] = useState<number | null>(null);
@@ -243,7 +248,9 @@ export function GenacLab({ engine, device, sets }: { engine: EngineHandle; devic
     ? 'Starting the GPU in the worker…'
     : device.kind === 'none'
       ? `The lab trains on WebGPU, and this browser has none (${device.line}).`
-      : null;
+      : retraining
+        ? 'A critic is retraining; a new run would replace it in the worker, so Train waits.'
+        : null;
   return h(
     'section',
     { class: 'walk lab genac-lab', 'aria-label': 'GenAC lab', 'data-iteration': iteration ?? '' },
@@ -274,7 +281,12 @@ export function GenacLab({ engine, device, sets }: { engine: EngineHandle; devic
         'Seed ',
         h(
           'select',
-          { name: 'seed', value: seed, disabled: run?.state === 'running', onChange: (e: Event) => setSeed(Number((e.target as HTMLSelectElement).value)) },
+          {
+            name: 'seed',
+            value: seed,
+            disabled: run?.state === 'running' || retraining,
+            onChange: (e: Event) => setSeed(Number((e.target as HTMLSelectElement).value)),
+          },
           GENAC_LAB_SEEDS.map((s) => h('option', { key: s, value: s }, s === 1 ? '1 (the preset’s)' : String(s))),
         ),
       ),
@@ -323,6 +335,7 @@ export function GenacLab({ engine, device, sets }: { engine: EngineHandle; devic
       : null,
     h(SeedSensitivity, { runs: all, base, seed }),
     row ? h(Critique, { row }) : null,
+    row && run && iteration !== null ? h(GenacProbe, { engine, run, row, iteration, onBusy: setRetraining }) : null,
     rows.length > 0 ? h(CritiqueTable, { rows, chosen: Math.min(chosen, rows.length - 1), onPick: setChosen }) : null,
   );
 }
