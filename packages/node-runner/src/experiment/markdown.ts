@@ -264,7 +264,9 @@ function trainingSection(report: Report, results: ReadonlyMap<string, readonly R
     lines.push(`| ${arm.name} | ${cells.join(' | ')} |`);
   }
   lines.push('', '| comparison | metric | per seed | mean |', '|---|---|---|---|');
-  for (const c of report.comparisons) {
+  // One block per pair of arms: two claims on the same pair (say, success and length) share it.
+  const armPairs = [...new Map(report.comparisons.map((c) => [`${c.arm}\u0000${c.against}`, c])).values()];
+  for (const c of armPairs) {
     const against = new Map((results.get(c.against) ?? []).map((r) => [r.seed, r]));
     for (const m of metrics) {
       const pairs = (results.get(c.arm) ?? []).flatMap((r) => {

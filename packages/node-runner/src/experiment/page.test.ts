@@ -435,3 +435,31 @@ describe('a report that compares reward per sampled token', () => {
     expect(compare(perToken, gaps)[0].seeds).toEqual([3]);
   });
 });
+
+describe('report page: training metrics of two claims on one pair of arms', () => {
+  it('lists each metric’s paired differences once per pair of arms, not once per claim', () => {
+    const twoClaims: Report = {
+      ...report,
+      comparisons: [
+        { arm: 'b', against: 'a', direction: 'higher', claim: 'b beats a.' },
+        { arm: 'b', against: 'a', metric: 'response-length', direction: 'higher', claim: 'b writes longer.' },
+      ],
+      trainingMetrics: [{ name: 'rollout/success', label: 'training success' }],
+      probes: [],
+    };
+    const trained = new Map([...results].map(([arm, runs]) => [arm, runs.map((r) => ({ ...r, training: { 'rollout/success': arm === 'a' ? 0.25 : 0.5 } }))]));
+    const page = reportMarkdown({
+      report: twoClaims,
+      results: trained,
+      planned: 6,
+      finished: 6,
+      svgFile: 'x.svg',
+      commands: [],
+      armSets: new Map(),
+      iterations: 20,
+      warmStartSteps: 600,
+    });
+    const row = '| b − a | training success | 1: +0.250, 2: +0.250, 3: +0.250 | +0.250 |';
+    expect(page.split('\n').filter((line) => line === row)).toHaveLength(1);
+  });
+});
