@@ -9,7 +9,8 @@
 // the anti-hack lab's 60 × 4, seeds 2 and 3 did and seed 1 did not; measured 2026-12-03), then
 // 12 iterations of 8 prompts at τ = 0.5 — the run in which the unguarded policy learnt the hack
 // (docs/experiments.md, 2026-12-03). Evaluation of all 306 held-out problems every 4 iterations:
-// short hack episodes make it cheap (≈ 15 s for 306 on a quiet machine).
+// short hack episodes make it cheap (the pilot: 11–13 s an evaluation, 1.8–2.0 s an iteration; in
+// the run, shared with another report and two helpers at load 5–12, medians 15–49 s and 5–20 s).
 
 import type { Report } from '../report.ts';
 

@@ -5,9 +5,10 @@
 // interactively whatever the arm trained with (ui-dsl/task.ts), so held-out success is true success,
 // and eval/response_length is the program length the claim is about.
 //
-// Sizes: ui-ppo's 300 × 16 warm start (true held-out success 35% on seed 1), 30 iterations of 32
-// prompts at add-ppo-fast's update (one epoch, lr 5e-4); one iteration of 64 prompts took 18.8 s at
-// load 5, so about 9 s at 32; all 216 held-out specs every 10 iterations (about 4 s each).
+// Sizes: ui-ppo's 300 × 16 warm start (true held-out success 48.1 / 39.4 / 30.1% on seeds 1–3), 30
+// iterations of 32 prompts at add-ppo-fast's update (one epoch, lr 5e-4), all 216 held-out specs
+// every 10 iterations. In the run (load 5–12, shared): median 4.4–7.7 s an iteration, 8–14 s an
+// evaluation, 3–5 minutes a run.
 
 import type { Report } from '../report.ts';
 
