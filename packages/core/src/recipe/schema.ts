@@ -306,7 +306,7 @@ export const RecipeSchema = z
     }),
     log: section('what a run writes besides metrics', {
       allSamples: flag(
-        'write every rollout of every RL iteration to samples.jsonl, for `horizon export` datasets of whole batches (off: the first 4 rollouts of each iteration and evaluation)',
+        'write every rollout of every RL iteration and every held-out episode of every evaluation to samples.jsonl, for `horizon export` datasets of whole batches and for reading every greedy trace (off: the first 4 rollouts of each iteration and evaluation)',
         false,
       ),
     }),

@@ -415,10 +415,12 @@ export class Trainer {
       'eval/response_length': heldOut.responseLength,
       'perf/eval_s': (performance.now() - started) / 1000,
     });
+    // Every held-out episode with `log.allSamples` (to read what greedy decoding gets wrong), else the first few.
+    const logged = recipe.log.allSamples ? heldOut.samples : firstRollouts(heldOut.samples, SAMPLES_PER_ITERATION, (s) => s);
     await hooks.onSamples?.(
       'eval',
       step,
-      firstRollouts(heldOut.samples, SAMPLES_PER_ITERATION, (s) => s).map((sample) => ({ sample })),
+      logged.map((sample) => ({ sample })),
     );
     return { heldOut: heldOut.success, ood: ood.success };
   }

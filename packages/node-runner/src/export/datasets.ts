@@ -98,7 +98,7 @@ export function subsampleNote(records: readonly SampleRecord[], rolloutsPerItera
   const logged = new Set(rl.map((r) => `${r.step}:${r.rolloutId}`)).size;
   const over = `${iterations.size} iteration${iterations.size === 1 ? '' : 's'}`;
   if (loggedEveryRollout(records, rolloutsPerIteration))
-    return `samples.jsonl holds every RL rollout (log.allSamples): ${logged} over ${over}, all ${rolloutsPerIteration} of each iteration; evaluations log their first rollouts only.`;
+    return `samples.jsonl holds every RL rollout (log.allSamples): ${logged} over ${over}, all ${rolloutsPerIteration} of each iteration; every held-out episode of each evaluation is logged too, as phase eval.`;
   const per = iterations.size > 0 ? logged / iterations.size : 0;
   const of = rolloutsPerIteration === undefined ? '' : ` of the ${rolloutsPerIteration} each iteration sampled`;
   return `samples.jsonl is a subsample: Horizon logs the first rollouts of each RL iteration and evaluation, not all of them (here ${logged} RL rollouts over ${over}, ${per.toFixed(1)} per iteration${of}); the recipe field log.allSamples logs them all.`;
