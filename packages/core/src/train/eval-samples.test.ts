@@ -27,7 +27,11 @@ async function loggedEvalRollouts(allSamples: boolean): Promise<Map<number, numb
   const logged = new Map<number, number[]>();
   await new Trainer(gpu, recipe).run({
     onSamples: (phase, step, samples) => {
-      if (phase === 'eval') logged.set(step, samples.map((s) => s.sample.rolloutId));
+      if (phase === 'eval')
+        logged.set(
+          step,
+          samples.map((s) => s.sample.rolloutId),
+        );
     },
   });
   return logged;
