@@ -67,6 +67,7 @@ export { flatIndexWgsl, gridFor } from './gpu/grid.ts';
 export { diagnoseNoAdapter, NO_ADAPTER_REMEDIES, remedyText } from './gpu/remedies.ts';
 export {
   type DeviceReport,
+  describeAdapter,
   deviceLine,
   LIMITS_THAT_MATTER,
   type LimitName,

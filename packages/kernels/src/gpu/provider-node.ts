@@ -2,6 +2,11 @@
 // SwiftShader Vulkan driver that Debian's `chromium` package ships, by pointing the Vulkan loader
 // at it (VK_ICD_FILENAMES) and creating a fresh Dawn instance. The report always says which device
 // was chosen and whether it is a software fallback.
+//
+// Dawn's robustness (clamping every buffer index to the binding) is off in Node unless
+// HORIZON_ROBUSTNESS=on: every kernel bounds its own accesses, its tests run without the clamp, and
+// on SwiftShader the clamp cost a third of a training step (docs/experiments.md, 2026-12-04). The
+// browser and Deno keep their runtime's robustness; they offer no switch.
 
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +35,21 @@ export interface NodeGpuOptions {
 
 type DawnModule = { create(flags: string[]): GPU; globals: Record<string, unknown> };
 
+/**
+ * The flags every Dawn instance in this process is created with (ours and the bench peers', so a
+ * comparison runs on the same device settings). Robustness stays on with HORIZON_ROBUSTNESS=on,
+ * for a kernel under development whose out-of-bounds access should read a clamped value rather
+ * than whatever lies past the buffer.
+ */
+export function dawnInstanceFlags(): string[] {
+  return dawnRobustness() ? [] : ['enable-dawn-features=disable_robustness'];
+}
+
+/** Whether Dawn clamps out-of-bounds buffer accesses in this process (see the header). */
+export function dawnRobustness(): boolean {
+  return process.env.HORIZON_ROBUSTNESS === 'on';
+}
+
 export function findSwiftShaderIcd(): string | undefined {
   const override = process.env.HORIZON_SWIFTSHADER_ICD;
   if (override) return existsSync(override) ? override : undefined;
@@ -46,7 +66,7 @@ export async function acquireNodeGpu(options: NodeGpuOptions = {}): Promise<Gpu>
   let adapter: GPUAdapter | null = null;
   let fallbackReason: string | undefined;
   if (!wantSoftware && mayHaveHardwareGpu()) {
-    instance = dawn.create([]);
+    instance = dawn.create(dawnInstanceFlags());
     adapter = await instance.requestAdapter({ powerPreference: 'high-performance' });
   }
   if (!adapter) {
@@ -55,7 +75,7 @@ export async function acquireNodeGpu(options: NodeGpuOptions = {}): Promise<Gpu>
       // The Vulkan loader reads VK_ICD_FILENAMES when a Dawn instance starts, so a fresh instance
       // created after setting it sees only SwiftShader.
       process.env.VK_ICD_FILENAMES = icd;
-      instance = dawn.create([]);
+      instance = dawn.create(dawnInstanceFlags());
       adapter = await instance.requestAdapter();
       fallbackReason = wantSoftware ? 'SwiftShader requested' : `no hardware GPU found; SwiftShader from ${icd}`;
     }
@@ -67,7 +87,7 @@ export async function acquireNodeGpu(options: NodeGpuOptions = {}): Promise<Gpu>
     }
     throw new GpuError('no-adapter', `No WebGPU adapter was found: Dawn saw no ${backend} device.`, `Install one:\n${remedyText()}`);
   }
-  const report = describeAdapter(adapter, 'node', process.versions.node, backend, fallbackReason);
+  const report = { ...describeAdapter(adapter, 'node', process.versions.node, backend, fallbackReason), robustness: dawnRobustness() };
   return openDevice(adapter, report, instance);
 }
 

@@ -33,6 +33,11 @@ export interface DeviceReport {
   isSoftware: boolean;
   /** Why we ended up on this device when it was not the first choice, e.g. the SwiftShader fallback. */
   fallbackReason?: string;
+  /**
+   * Whether out-of-bounds buffer accesses are clamped by the runtime. Node turns Dawn's clamp off
+   * (HORIZON_ROBUSTNESS=on keeps it); browsers and Deno always clamp, so it is absent there.
+   */
+  robustness?: boolean;
   /** Graphics API under WebGPU, when the runtime tells or it can be inferred. */
   backend: string;
   features: string[];

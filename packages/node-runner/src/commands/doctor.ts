@@ -73,6 +73,14 @@ export function formatReport(report: DeviceReport, problems: string[]): string[]
     row('adapter description', report.description || '(none given)'),
     row('software fallback', report.isSoftware ? `yes${report.fallbackReason ? ` (${report.fallbackReason})` : ''}` : 'no, a hardware GPU'),
     row('backend', report.backend),
+    row(
+      'bounds clamping',
+      report.robustness === undefined
+        ? "the runtime's"
+        : report.robustness
+          ? 'on (HORIZON_ROBUSTNESS=on)'
+          : 'off: kernels bound their own accesses (HORIZON_ROBUSTNESS=on turns it on)',
+    ),
     row('features Horizon can use', usefulFeatures(report)),
     LIMITS_HEADER,
   ];

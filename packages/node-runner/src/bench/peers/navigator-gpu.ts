@@ -3,7 +3,10 @@
 // returns no WebGPU device without it). Node 20 has no `navigator`, so the shim makes one. Same
 // device as ours: our provider has already chosen the adapter and, on a machine without a GPU, set
 // VK_ICD_FILENAMES to SwiftShader; an instance created after that sees the same adapter. The peers
-// still check the adapter they got against ours (docs/design.md §8.1).
+// still check the adapter they got against ours (docs/design.md §8.1), and run with our instance
+// flags (Dawn's robustness off unless HORIZON_ROBUSTNESS=on), so the comparison is on equal terms.
+
+import { dawnInstanceFlags } from '@horizon/kernels/node';
 
 let installed: GPU | undefined;
 
@@ -14,7 +17,7 @@ export async function installNavigatorGpu(): Promise<GPU> {
   Object.assign(globalThis, dawn.globals);
   // navigator.gpu keeps the instance alive for the rest of the process: Dawn stops serving an
   // instance's events once it is garbage-collected (see gpu/runtime.ts).
-  const instance = dawn.create([]);
+  const instance = dawn.create(dawnInstanceFlags());
   const g = globalThis as { navigator?: object };
   g.navigator ??= {};
   Object.defineProperty(g.navigator, 'gpu', { value: instance, configurable: true });
