@@ -93,9 +93,15 @@ for (const c of cases) {
       : [...scalarBlockings.map((blocking) => ({ vec4: false, blocking })), ...(fitsVec4 ? blockings.map((blocking) => ({ vec4: true, blocking })) : [])]
   )
     .filter((v) => !(v.vec4 && c.layout === 'tn' && v.blocking.rows % 4 !== 0))
-    .map((v) => ({ ...v, name: name(v.vec4, v.blocking) }));
+    .map((v): { vec4: boolean; blocking: MatmulBlocking; name: string; shareRows?: boolean } => ({ ...v, name: name(v.vec4, v.blocking) }));
+  // Where the device has quad subgroups, the vec4 variants also run with A's rows shared.
+  if (!quick && gpu.report.quadSubgroups && fitsVec4) {
+    const shareable = (b: MatmulBlocking) => (c.layout === 'tn' ? b.rows === 8 || b.rows === 16 : b.rows % 4 === 0) && b.workgroup[0] % 4 === 0;
+    for (const v of variants.filter((x) => x.vec4 && shareable(x.blocking))) variants.push({ ...v, shareRows: true, name: `${v.name} shared` });
+  }
   const runs = variants.map((v) => {
-    const pipeline = gpu.pipeline(matmulWgsl({ layout: c.layout, bias: false, accumulate: false, vec4: v.vec4 }, v.blocking), 'main', v.name);
+    const variant = { layout: c.layout, bias: false, accumulate: false, vec4: v.vec4, ...('shareRows' in v ? { shareRows: true } : {}) };
+    const pipeline = gpu.pipeline(matmulWgsl(variant, v.blocking), 'main', v.name);
     const tile = matmulTile(v.blocking);
     return () => gpu.run((rec) => rec.dispatch(pipeline, [a, b, out, params], ceilDiv(c.N, tile.cols), ceilDiv(c.M, tile.rows)));
   });

@@ -2,11 +2,12 @@
 // and wrap it in the runtime.
 
 import { GpuError } from './errors.ts';
+import { hasQuadSubgroups } from './quad-subgroups.ts';
 import { type DeviceReport, LIMITS_THAT_MATTER, missingLimits } from './report.ts';
 import { Gpu } from './runtime.ts';
 
 /** Optional features we use when present; none is required. */
-const WANTED_FEATURES = ['timestamp-query'] as const;
+const WANTED_FEATURES = ['timestamp-query', 'subgroups'] as const;
 
 export async function openDevice(adapter: GPUAdapter, report: DeviceReport, instance?: GPU): Promise<Gpu> {
   const missing = missingLimits(report.limits);
@@ -32,5 +33,5 @@ export async function openDevice(adapter: GPUAdapter, report: DeviceReport, inst
       { cause },
     );
   }
-  return new Gpu(device, report, instance);
+  return new Gpu(device, { ...report, quadSubgroups: await hasQuadSubgroups(device) }, instance);
 }

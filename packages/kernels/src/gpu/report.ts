@@ -38,6 +38,11 @@ export interface DeviceReport {
    * (HORIZON_ROBUSTNESS=on keeps it); browsers and Deno always clamp, so it is absent there.
    */
   robustness?: boolean;
+  /**
+   * Whether the device's subgroups are four consecutive invocations (checked by a kernel when the
+   * device opens; gpu/quad-subgroups.ts). Kernels that hand values between lanes need it.
+   */
+  quadSubgroups?: boolean;
   /** Graphics API under WebGPU, when the runtime tells or it can be inferred. */
   backend: string;
   features: string[];

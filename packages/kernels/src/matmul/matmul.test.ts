@@ -3,6 +3,7 @@ import { testGpu } from '../testing/node-gpu.ts';
 import { SeededRandom } from '../util/seeded-random.ts';
 import { matmulRef } from './matmul.ref.ts';
 import { chooseMatmulVariant, type MatmulShape, matmul } from './matmul.ts';
+import { MATMUL_BLOCKING, type MatmulBlocking, type MatmulLayout, matmulTile, matmulWgsl } from './matmul.wgsl.ts';
 
 const rng = new SeededRandom(7);
 
@@ -71,6 +72,64 @@ describe('matmul on the GPU against the float64 reference', () => {
     expect(chooseMatmulVariant({ M: 8, K: 6, N: 8, layout: 'nt' }, false).vec4).toBe(false);
     expect(chooseMatmulVariant({ M: 6, K: 8, N: 8, layout: 'tn' }, false).vec4).toBe(false);
     expect(chooseMatmulVariant({ M: 8, K: 0, N: 8 }, false).vec4).toBe(false);
+  });
+
+  it('on SwiftShader the device has quad subgroups, and vec4 paths at least 32 columns wide share rows of A there', async () => {
+    const gpu = await testGpu();
+    if (gpu.report.architecture === 'swiftshader') expect(gpu.report.quadSubgroups).toBe(true);
+    for (const layout of ['nn', 'nt', 'tn'] as const) expect(chooseMatmulVariant({ M: 8, K: 8, N: 32, layout }, false, false, true).shareRows).toBe(true);
+    expect(chooseMatmulVariant({ M: 8, K: 8, N: 28, layout: 'nt' }, false, false, true).shareRows).toBeUndefined();
+    expect(chooseMatmulVariant({ M: 8, K: 8, N: 34 }, false, false, true).shareRows).toBeUndefined(); // scalar path
+    expect(chooseMatmulVariant({ M: 8, K: 8, N: 32 }, false, false, false).shareRows).toBeUndefined();
+    const tn = { layout: 'tn', bias: false, accumulate: false, vec4: true, shareRows: true } as const;
+    expect(() => matmulWgsl(tn, { rows: 4, cols: 8, workgroup: [8, 8] })).toThrow(/tn: 8 or 16/);
+    expect(() => matmulWgsl({ ...tn, vec4: false })).toThrow(/needs a vec4 path/);
+  });
+
+  it('shared rows of A give the same bits as every lane loading its own, at ragged edges, batched, with bias and accumulation', async () => {
+    const gpu = await testGpu();
+    if (!gpu.report.quadSubgroups) return; // the shared path exists only on such devices
+    const run = async (
+      blocking: MatmulBlocking,
+      layout: MatmulLayout,
+      shape: { M: number; K: number; N: number; batch: number },
+      shareRows: boolean,
+      bias: boolean,
+      accumulate: boolean,
+    ) => {
+      const { M, K, N, batch } = shape;
+      const r = new SeededRandom(M * 1000 + N);
+      const a = gpu.upload(r.uniformArray(batch * M * K));
+      const b = gpu.upload(r.uniformArray(batch * K * N));
+      const c = gpu.upload(r.uniformArray(batch * M * N));
+      const biasT = gpu.upload(r.uniformArray(N));
+      const variant = { layout, bias, accumulate, vec4: true, ...(shareRows ? { shareRows } : {}) };
+      const pipeline = gpu.pipeline(matmulWgsl(variant, blocking), 'main', `matmul_test_${layout}_${blocking.rows}_${shareRows}`);
+      const bindings = [a, b, c, gpu.uniform([M, K, N, batch]), ...(bias ? [biasT] : [])];
+      const tile = matmulTile(blocking);
+      gpu.run((rec) => rec.dispatch(pipeline, bindings, Math.ceil(N / tile.cols), Math.ceil(M / tile.rows), batch));
+      const got = await gpu.read(c);
+      for (const t of [a, b, c, biasT]) gpu.destroy(t);
+      return got;
+    };
+    const cases: [MatmulLayout, { M: number; K: number; N: number; batch: number }, boolean, boolean][] = [
+      ['nn', { M: 37, K: 20, N: 44, batch: 1 }, true, false],
+      ['nn', { M: 67, K: 8, N: 132, batch: 2 }, false, true],
+      ['nt', { M: 37, K: 28, N: 45, batch: 1 }, true, true],
+      ['nt', { M: 3, K: 4, N: 1, batch: 3 }, false, false],
+      ['nt', { M: 129, K: 12, N: 70, batch: 1 }, true, false],
+      ['tn', { M: 36, K: 23, N: 44, batch: 1 }, true, true],
+      ['tn', { M: 132, K: 9, N: 68, batch: 2 }, false, false],
+      ['tn', { M: 4, K: 1, N: 4, batch: 1 }, false, true],
+    ];
+    // Both shared blockings against the unshared kernel of the same blocking (same sums, same order).
+    for (const blocking of [MATMUL_BLOCKING.shared, MATMUL_BLOCKING.vec4]) {
+      for (const [layout, shape, bias, accumulate] of cases) {
+        const shared = await run(blocking, layout, shape, true, bias, accumulate);
+        const own = await run(blocking, layout, shape, false, bias, accumulate);
+        expect(Array.from(shared), `${layout} ${JSON.stringify(shape)} ${blocking.rows}×${blocking.cols}`).toEqual(Array.from(own));
+      }
+    }
   });
 
   it('batched products, scalar and vec4', async () => {

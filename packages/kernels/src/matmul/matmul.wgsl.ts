@@ -24,6 +24,13 @@ export interface MatmulVariant {
   accumulate: boolean;
   /** vec4 loads; see the header for what each layout needs. */
   vec4: boolean;
+  /**
+   * vec4 paths: each row of A is loaded by one of the four lanes that share it and handed to the
+   * others with subgroupBroadcast. Only for a device whose subgroups are four consecutive
+   * invocations (SwiftShader; `Gpu.quadSubgroups`), where a load costs one scalar load per lane and
+   * component and a broadcast almost nothing.
+   */
+  shareRows?: boolean;
 }
 
 /** How the output is split: `rows × cols` outputs per invocation, `workgroup` = [x (cols), y (rows)] invocations. */
@@ -42,10 +49,15 @@ export interface MatmulBlocking {
  * scalar nt/tn, all 4×4) it ran 1.1–6.7× faster, typically 2–3×, at the GPT's shapes in interleaved runs. 8×8
  * workgroups tied 4×4 and 8×4 ones on SwiftShader and keep 64 invocations per workgroup for real
  * GPUs. Unrolling tn's K loop by 2 or 4 did not help.
+ * With A's rows shared between the four lanes of a subgroup (`shared`), 16×8 tied or beat 8×8 at
+ * the default recipe's shapes (2026-12-04, shared 16×8 vs shared 8×8 vs today's 8×8: nt 1.11 vs
+ * 1.31 vs 1.78 ms at 768×32×96, 1.14 vs 1.41 vs 1.74 at 768×128×32; nn 1.07 vs 1.14 vs 1.37 at
+ * 768×96×32; tn 0.98 vs 1.13 vs 1.38 at 96×768×32): sixteen rows cost each lane four loads.
  */
-export const MATMUL_BLOCKING: Record<'vec4' | 'scalar', MatmulBlocking> = {
+export const MATMUL_BLOCKING: Record<'vec4' | 'scalar' | 'shared', MatmulBlocking> = {
   vec4: { rows: 8, cols: 8, workgroup: [8, 8] },
   scalar: { rows: 8, cols: 8, workgroup: [8, 8] },
+  shared: { rows: 16, cols: 8, workgroup: [8, 8] },
 };
 
 /** Output rows and columns one workgroup covers. */
@@ -59,11 +71,22 @@ function checkBlocking(variant: MatmulVariant, blocking: MatmulBlocking): void {
   if (!ok(rows, 16) || !ok(cols, 16) || cols % 4 !== 0 || !ok(workgroup[0], 256) || !ok(workgroup[1], 256) || workgroup[0] * workgroup[1] > 256) {
     throw new RangeError(`matmul: blocking ${JSON.stringify(blocking)} needs rows 1–16, cols a multiple of 4 up to 16 and at most 256 invocations`);
   }
+  // tn loads A four rows to a vec4, so its shared block is 8 or 16 rows: two or four lanes load.
+  const rowsOk = variant.layout === 'tn' ? rows === 8 || rows === 16 : rows % 4 === 0;
+  if (variant.shareRows && (!variant.vec4 || !rowsOk || workgroup[0] % 4 !== 0))
+    throw new RangeError(
+      `matmul: sharing rows of A needs a vec4 path, rows per invocation a multiple of 4 (tn: 8 or 16) and a workgroup x-size a multiple of 4 (four lanes on one row), got ${variant.layout}${variant.vec4 ? ' vec4' : ''} ${JSON.stringify(blocking)}`,
+    );
   if (variant.vec4 && variant.layout === 'tn' && rows % 4 !== 0)
     throw new RangeError(`matmul: the tn vec4 path needs rows per invocation a multiple of 4, got ${rows}`);
 }
 
-export function matmulWgsl(variant: MatmulVariant, blocking: MatmulBlocking = MATMUL_BLOCKING[variant.vec4 ? 'vec4' : 'scalar']): string {
+/** The blocking a variant runs with unless told otherwise. */
+export function matmulBlockingFor(variant: MatmulVariant): MatmulBlocking {
+  return MATMUL_BLOCKING[variant.shareRows ? 'shared' : variant.vec4 ? 'vec4' : 'scalar'];
+}
+
+export function matmulWgsl(variant: MatmulVariant, blocking: MatmulBlocking = matmulBlockingFor(variant)): string {
   checkBlocking(variant, blocking);
   if (!variant.vec4) return scalarWgsl(variant, blocking);
   if (variant.layout === 'nn') return nnVec4Wgsl(variant, blocking);
@@ -74,9 +97,42 @@ export function matmulWgsl(variant: MatmulVariant, blocking: MatmulBlocking = MA
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const lines = (n: number, f: (i: number) => string) => range(n).map(f).join('\n');
 
+/**
+ * The rows of A an invocation needs (R of them), clamped to the last row: `m0 … m{R−1}`, or with
+ * shareRows the R/4 rows this lane loads for its subgroup, `own0 … own{R/4−1}` (lane l owns rows
+ * l·R/4 … l·R/4 + R/4 − 1 of the four lanes' shared block).
+ */
+function rowsOfA(variant: MatmulVariant, R: number): string {
+  if (!variant.shareRows) return lines(R, (i) => `  let m${i} = min(row0 + ${i}u, p.M - 1u);`);
+  const Q = R / 4;
+  return lines(Q, (q) => `  let own${q} = min(row0 + lane * ${Q}u + ${q}u, p.M - 1u);`);
+}
+
+/** One k step's vec4s of A, `a0 … a{R−1}`, read at `index(row)`; with shareRows, loaded by their owners and broadcast. */
+function loadRowsOfA(variant: MatmulVariant, R: number, index: (row: string) => string): string {
+  if (!variant.shareRows) return lines(R, (i) => `    let a${i} = a[${index(`m${i}`)}];`);
+  const Q = R / 4;
+  return [
+    lines(Q, (q) => `    let mine${q} = a[${index(`own${q}`)}];`),
+    lines(R, (i) => `    let a${i} = subgroupBroadcast(mine${i % Q}, ${Math.floor(i / Q)}u);`),
+  ].join('\n');
+}
+
+/**
+ * Invocations past the output's edge return at once. With shareRows a lane past the right edge may
+ * still own rows its neighbours need, so a subgroup returns only as a whole: when its first lane is
+ * past the edge (the four lanes share row0 and their columns grow with the lane).
+ */
+function skipPastEdge(variant: MatmulVariant, rowPast: string, columnPast: (invocationX: string) => string): string {
+  const x = variant.shareRows ? '(gid.x - lane)' : 'gid.x';
+  return `  if (${rowPast} || ${columnPast(x)}) { return; }`;
+}
+
 function header(variant: MatmulVariant, blocking: MatmulBlocking, element: { ab: string; c: string }): string {
   const bias = variant.bias ? `@group(0) @binding(4) var<storage, read> bias: array<${element.c}>;` : '';
-  return /* wgsl */ `
+  // The analysis cannot see that a subgroup returns past the edge only as a whole (skipPastEdge).
+  const subgroups = variant.shareRows ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : '';
+  return /* wgsl */ `${subgroups}
 struct Params { M: u32, K: u32, N: u32, batch: u32 }
 @group(0) @binding(0) var<storage, read> a: array<${element.ab}>;
 @group(0) @binding(1) var<storage, read> b: array<${element.ab}>;
@@ -84,7 +140,7 @@ struct Params { M: u32, K: u32, N: u32, batch: u32 }
 @group(0) @binding(3) var<uniform> p: Params;
 ${bias}
 @compute @workgroup_size(${blocking.workgroup[0]}, ${blocking.workgroup[1]})
-fn main(@builtin(global_invocation_id) gid: vec3u) {`;
+fn main(@builtin(global_invocation_id) gid: vec3u${variant.shareRows ? ', @builtin(subgroup_invocation_id) lane: u32' : ''}) {`;
 }
 
 /** `acc{i}_{g}`: rows i, column group g (4 scalar columns, or one vec4 column). */
@@ -161,15 +217,15 @@ function nnVec4Wgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
   let N4 = p.N / 4u;
   let row0 = gid.y * ${R}u;
   let col0 = gid.x * ${G}u;
-  if (row0 >= p.M || col0 >= N4) { return; }
+${skipPastEdge(variant, 'row0 >= p.M', (x) => `${x} * ${G}u >= N4`)}
   let aBase = gid.z * p.M * K4;
   let bBase = gid.z * p.K * N4;
   let cBase = gid.z * p.M * N4;
-${lines(R, (i) => `  let m${i} = min(row0 + ${i}u, p.M - 1u);`)}
+${rowsOfA(variant, R)}
 ${lines(G, (g) => `  let n${g} = min(col0 + ${g}u, N4 - 1u);`)}
 ${declareAccumulators(R, G, (g) => (variant.bias ? `bias[n${g}]` : 'vec4f(0.0)'))}
   for (var k4 = 0u; k4 < K4; k4++) {
-${lines(R, (i) => `    let a${i} = a[aBase + m${i} * K4 + k4];`)}
+${loadRowsOfA(variant, R, (m) => `aBase + ${m} * K4 + k4`)}
 ${lines(4, (s) => lines(G, (g) => `    let b${s}_${g} = b[bBase + (k4 * 4u + ${s}u) * N4 + n${g}];`))}
 ${lines(R, (i) => lines(G, (g) => fma(i, g)))}
   }
@@ -197,15 +253,15 @@ function ntVec4Wgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
   let K4 = p.K / 4u;
   let row0 = gid.y * ${R}u;
   let col0 = gid.x * ${4 * G}u;
-  if (row0 >= p.M || col0 >= p.N) { return; }
+${skipPastEdge(variant, 'row0 >= p.M', (x) => `${x} * ${4 * G}u >= p.N`)}
   let aBase = gid.z * p.M * K4;
   let bBase = gid.z * p.N * K4;
   let cBase = gid.z * p.M * p.N;
-${lines(R, (i) => `  let m${i} = min(row0 + ${i}u, p.M - 1u);`)}
+${rowsOfA(variant, R)}
 ${lines(4 * G, (j) => `  let n${j} = min(col0 + ${j}u, p.N - 1u);`)}
 ${declareAccumulators(R, G, biasInit)}
   for (var k4 = 0u; k4 < K4; k4++) {
-${lines(R, (i) => `    let a${i} = a[aBase + m${i} * K4 + k4];`)}
+${loadRowsOfA(variant, R, (m) => `aBase + ${m} * K4 + k4`)}
 ${lines(4 * G, (j) => `    let b${j} = b[bBase + n${j} * K4 + k4];`)}
 ${lines(R, (i) => lines(G, (g) => `    acc${i}_${g} += ${dots(i, g)};`))}
   }
@@ -225,15 +281,23 @@ function tnVec4Wgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
   let N4 = p.N / 4u;
   let row0 = gid.y * ${4 * Q}u;
   let col0 = gid.x * ${G}u;
-  if (row0 >= p.M || col0 >= N4) { return; }
+${skipPastEdge(variant, 'row0 >= p.M', (x) => `${x} * ${G}u >= N4`)}
   let aBase = gid.z * p.K * M4;
   let bBase = gid.z * p.K * N4;
   let cBase = gid.z * p.M * N4;
-${lines(Q, (q) => `  let mq${q} = min(row0 / 4u + ${q}u, M4 - 1u);`)}
+${
+  variant.shareRows
+    ? `  let own = min(row0 / 4u + lane % ${Q}u, M4 - 1u);` // lane l loads vec4 l mod Q of the shared rows
+    : lines(Q, (q) => `  let mq${q} = min(row0 / 4u + ${q}u, M4 - 1u);`)
+}
 ${lines(G, (g) => `  let n${g} = min(col0 + ${g}u, N4 - 1u);`)}
 ${declareAccumulators(4 * Q, G, (g) => (variant.bias ? `bias[n${g}]` : 'vec4f(0.0)'))}
   for (var k = 0u; k < p.K; k++) {
-${lines(Q, (q) => `    let a${q} = a[aBase + k * M4 + mq${q}];`)}
+${
+  variant.shareRows
+    ? [`    let mine = a[aBase + k * M4 + own];`, ...range(Q).map((q) => `    let a${q} = subgroupBroadcast(mine, ${q}u);`)].join('\n')
+    : lines(Q, (q) => `    let a${q} = a[aBase + k * M4 + mq${q}];`)
+}
 ${lines(G, (g) => `    let b${g} = b[bBase + k * N4 + n${g}];`)}
 ${lines(Q, (q) => lines(4, (s) => lines(G, (g) => outer(q, s, g))))}
   }
