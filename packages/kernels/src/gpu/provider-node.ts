@@ -11,6 +11,7 @@
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { calmDawnPolling } from './dawn-polling.ts';
 import { GpuError } from './errors.ts';
 import { openDevice } from './open-device.ts';
 import { diagnoseNoAdapter, remedyText } from './remedies.ts';
@@ -112,6 +113,8 @@ async function loadDawn(): Promise<DawnModule> {
   }
   // GPUBufferUsage, GPUMapMode and friends are globals in browsers and Deno; Dawn exports them.
   Object.assign(globalThis, dawnModule.globals);
+  // Unless HORIZON_DAWN_POLLING=spin: Dawn's waits sleep between polls instead of taking a core.
+  if (process.env.HORIZON_DAWN_POLLING !== 'spin') calmDawnPolling();
   return dawnModule;
 }
 

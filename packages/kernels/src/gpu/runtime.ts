@@ -48,7 +48,8 @@ export class Gpu {
   };
   /** Each live storage buffer's size, for liveTensors/liveTensorBytes (a buffer destroyed twice counts once). */
   private readonly liveSizes = new Map<GPUBuffer, number>();
-  private readonly pipelines = new Map<string, GPUComputePipeline>();
+  /** By entry point, then by WGSL source: a launch site passing the same string pays no rehash. */
+  private readonly pipelines = new Map<string, Map<string, GPUComputePipeline>>();
   private readonly pipelineIds = new WeakMap<GPUComputePipeline, number>();
   private readonly bufferIds = new WeakMap<GPUBuffer, number>();
   private readonly bindGroups = new Map<string, GPUBindGroup>();
@@ -155,12 +156,16 @@ export class Gpu {
 
   /** A compute pipeline for `wgsl`, compiled once per distinct source. All bindings live in group 0. */
   pipeline(wgsl: string, entryPoint = 'main', label = entryPoint): GPUComputePipeline {
-    const key = `${entryPoint}\u0000${wgsl}`;
-    let pipeline = this.pipelines.get(key);
+    let byWgsl = this.pipelines.get(entryPoint);
+    if (!byWgsl) {
+      byWgsl = new Map();
+      this.pipelines.set(entryPoint, byWgsl);
+    }
+    let pipeline = byWgsl.get(wgsl);
     if (!pipeline) {
       const module = this.device.createShaderModule({ label, code: wgsl });
       pipeline = this.device.createComputePipeline({ label, layout: 'auto', compute: { module, entryPoint } });
-      this.pipelines.set(key, pipeline);
+      byWgsl.set(wgsl, pipeline);
       this.pipelineIds.set(pipeline, this.nextId++);
       this.stats.pipelinesCompiled++;
     }

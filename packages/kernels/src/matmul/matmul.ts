@@ -5,7 +5,7 @@ import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv } from '../gpu/wgsl.ts';
 import { checkLength, checkSizes, checkTensor } from '../util/checks.ts';
-import { type MatmulLayout, type MatmulVariant, matmulBlockingFor, matmulTile, matmulWgsl } from './matmul.wgsl.ts';
+import { type MatmulBlocking, type MatmulLayout, type MatmulVariant, matmulBlockingFor, matmulTile, matmulWgsl } from './matmul.wgsl.ts';
 
 /** The narrowest C whose rows of A are shared (see chooseMatmulVariant). */
 const SHARED_ROWS_MIN_N = 32;
@@ -55,11 +55,27 @@ export function recordMatmul(rec: Recorder, gpu: Gpu, ops: MatmulOperands, shape
   const variant = chooseMatmulVariant(shape, ops.bias !== undefined, options.accumulate ?? false, gpu.report.quadSubgroups === true);
   const blocking = matmulBlockingFor(variant);
   const label = `matmul_${variant.layout}${variant.vec4 ? '_vec4' : ''}${variant.bias ? '_bias' : ''}${variant.accumulate ? '_acc' : ''}${variant.shareRows ? '_shared' : ''}`;
-  const pipeline = gpu.pipeline(matmulWgsl(variant, blocking), 'main', label);
+  const pipeline = gpu.pipeline(cachedWgsl(variant, blocking), 'main', label);
   const params = gpu.uniform([M, K, N, batch]);
   const bindings = ops.bias ? [ops.a, ops.b, ops.c, params, ops.bias] : [ops.a, ops.b, ops.c, params];
   const tile = matmulTile(blocking);
   rec.dispatch(pipeline, bindings, ceilDiv(N, tile.cols), ceilDiv(M, tile.rows), batch);
+}
+
+/**
+ * Generated sources by variant: a training step launches ~27 matmuls, and building each one's WGSL
+ * again took ~1.8 ms of the main thread per step, ahead of the submit (2026-12-04).
+ */
+const wgslCache = new Map<string, string>();
+
+function cachedWgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
+  const key = JSON.stringify([variant, blocking]);
+  let wgsl = wgslCache.get(key);
+  if (wgsl === undefined) {
+    wgsl = matmulWgsl(variant, blocking);
+    wgslCache.set(key, wgsl);
+  }
+  return wgsl;
 }
 
 /**
