@@ -81,6 +81,7 @@ export function formatReport(report: DeviceReport, problems: string[]): string[]
           ? 'on (HORIZON_ROBUSTNESS=on)'
           : 'off: kernels bound their own accesses (HORIZON_ROBUSTNESS=on turns it on)',
     ),
+    row('four-lane subgroups', report.quadSubgroups ? 'yes: matmuls share rows of A between lanes' : 'no: matmuls load per lane'),
     row('features Horizon can use', usefulFeatures(report)),
     LIMITS_HEADER,
   ];
