@@ -1,7 +1,9 @@
 // Where a training step's GPU time goes, kernel by kernel, at the default recipe's shapes: records
 // one SFT step, one PPO policy step and one critic step while capturing every dispatch, then times
 // each captured dispatch on its own (repeated, one submit, drained) and prints them grouped by
-// pipeline, largest first. Not a test; the numbers feed docs/experiments.md.
+// pipeline, largest first, with the workgroups per dispatch (SwiftShader runs each workgroup on one
+// thread: fewer workgroups than cores leaves cores idle). Not a test; the numbers feed
+// docs/experiments.md.
 //
 //   npx tsx tools/bench/profile-step.ts [--reps 20]
 
@@ -43,8 +45,8 @@ async function capture(work: () => Promise<unknown>): Promise<Captured[]> {
   return captured;
 }
 
-async function timeEach(g: Gpu, dispatches: Captured[]): Promise<Map<string, { ms: number; count: number }>> {
-  const byLabel = new Map<string, { ms: number; count: number }>();
+async function timeEach(g: Gpu, dispatches: Captured[]): Promise<Map<string, { ms: number; count: number; workgroups: Set<number> }>> {
+  const byLabel = new Map<string, { ms: number; count: number; workgroups: Set<number> }>();
   for (const d of dispatches) {
     const once = () =>
       g.run((rec) => {
@@ -56,9 +58,10 @@ async function timeEach(g: Gpu, dispatches: Captured[]): Promise<Map<string, { m
     once();
     await g.sync();
     const ms = (performance.now() - t0) / reps;
-    const entry = byLabel.get(d.label) ?? { ms: 0, count: 0 };
+    const entry = byLabel.get(d.label) ?? { ms: 0, count: 0, workgroups: new Set<number>() };
     entry.ms += ms;
     entry.count++;
+    entry.workgroups.add(d.grid[0] * d.grid[1] * d.grid[2]);
     byLabel.set(d.label, entry);
   }
   return byLabel;
@@ -109,6 +112,8 @@ for (const [name, run] of steps) {
     `\n${name} (B=${B}, T=${T}, ${policyConfig.layers} layers, D=${policyConfig.width}): wall ${wall.toFixed(1)} ms, ${dispatches.length} dispatches, sum of kernels alone ${total.toFixed(1)} ms`,
   );
   for (const [label, e] of table)
-    console.log(`  ${label.padEnd(32)} ${e.ms.toFixed(2).padStart(8)} ms  ${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ×${e.count}`);
+    console.log(
+      `  ${label.padEnd(32)} ${e.ms.toFixed(2).padStart(8)} ms  ${((100 * e.ms) / total).toFixed(1).padStart(5)}%  ×${String(e.count).padEnd(3)} workgroups ${[...e.workgroups].sort((a, b) => a - b).join(', ')}`,
+    );
 }
 process.exit(0);

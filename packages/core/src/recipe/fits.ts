@@ -208,7 +208,8 @@ export function checkRecipeFitsDevice(recipe: Recipe, vocabSize: number, limits:
         refuse(`${field} makes ${label} logits hold ${B * T * c.vocabSize} values, past the kernels' 32-bit indices; lower ${field}.`);
       device += 4 * B * T * c.vocabSize; // dlogits
     }
-    const rowsPerDispatch = matmulTile(MATMUL_BLOCKING.vec4).rows * limits.maxComputeWorkgroupsPerDimension;
+    // The fewest rows any matmul path's workgroup covers bounds the rows one dispatch can take.
+    const rowsPerDispatch = Math.min(...Object.values(MATMUL_BLOCKING).map((b) => matmulTile(b).rows)) * limits.maxComputeWorkgroupsPerDimension;
     if (B * T > rowsPerDispatch)
       refuse(`${field} makes ${label} multiply ${B * T} rows at once, more than the ${rowsPerDispatch} one dispatch covers on this device; lower ${field}.`);
   }

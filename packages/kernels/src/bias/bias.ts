@@ -1,5 +1,6 @@
 // Launcher and host API for the bias gradient (bias.wgsl.ts):  dbias[N] += Σ_r dout[r, N]
 
+import { columnWorkgroupSize } from '../gpu/column-workgroup.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv } from '../gpu/wgsl.ts';
@@ -21,8 +22,9 @@ export function recordBiasBackward(rec: Recorder, gpu: Gpu, t: BiasBackwardTenso
   checkTensor('biasBackward', 'dbias', t.dbias, N);
   // vec4 needs whole vec4 rows, and a binding of at least one vec4.
   const vec4 = N % 4 === 0 && rows > 0;
-  const pipeline = gpu.pipeline(biasBackwardWgsl(vec4), 'main', vec4 ? 'bias_backward_vec4' : 'bias_backward');
-  rec.dispatch(pipeline, [t.dout, t.dbias, gpu.uniform([rows, N])], ceilDiv(vec4 ? N / 4 : N, 64));
+  const workgroup = columnWorkgroupSize(gpu);
+  const pipeline = gpu.pipeline(biasBackwardWgsl(vec4, workgroup), 'main', vec4 ? 'bias_backward_vec4' : 'bias_backward');
+  rec.dispatch(pipeline, [t.dout, t.dbias, gpu.uniform([rows, N])], ceilDiv(vec4 ? N / 4 : N, workgroup));
 }
 
 /** Host API: the column sums of dout [rows, N] (plus `dbias`'s starting values when given). */

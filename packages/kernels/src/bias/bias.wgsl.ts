@@ -12,7 +12,8 @@
 // Barriers cost more than the lost parallelism. On a large GPU N/4 invocations is few; a split-rows
 // pass with a scratch buffer would be the fix there.
 
-export function biasBackwardWgsl(vec4: boolean): string {
+/** `workgroup`: invocations per workgroup (gpu/column-workgroup.ts). */
+export function biasBackwardWgsl(vec4: boolean, workgroup = 64): string {
   const element = vec4 ? 'vec4f' : 'f32';
   const width = vec4 ? 'p.N / 4u' : 'p.N';
   return /* wgsl */ `
@@ -21,7 +22,7 @@ struct Params { rows: u32, N: u32 }
 @group(0) @binding(1) var<storage, read_write> dbias: array<${element}>;
 @group(0) @binding(2) var<uniform> p: Params;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(${workgroup})
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let width = ${width};
   let n = gid.x;

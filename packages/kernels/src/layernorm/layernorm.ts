@@ -1,11 +1,12 @@
 // Launchers and host API for LayerNorm (shapes and math in layernorm.wgsl.ts).
 
+import { columnWorkgroupSize } from '../gpu/column-workgroup.ts';
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv, f32Bits } from '../gpu/wgsl.ts';
 import { checkLength, checkSizes, checkTensor } from '../util/checks.ts';
-import { LAYERNORM_BACKWARD_INPUT_WGSL, LAYERNORM_BACKWARD_PARAMS_WGSL, LAYERNORM_FORWARD_WGSL } from './layernorm.wgsl.ts';
+import { LAYERNORM_BACKWARD_INPUT_WGSL, LAYERNORM_FORWARD_WGSL, layerNormBackwardParamsWgsl } from './layernorm.wgsl.ts';
 
 /** GPT-2's LayerNorm ε. */
 export const LAYERNORM_EPS = 1e-5;
@@ -82,8 +83,9 @@ export function recordLayerNormBackward(rec: Recorder, gpu: Gpu, t: LayerNormBac
   const p = params(gpu, shape, LAYERNORM_EPS);
   const input = gpu.pipeline(LAYERNORM_BACKWARD_INPUT_WGSL, 'main', 'layernorm_backward_input');
   rec.dispatch(input, [t.x, t.weight, t.dout, t.stats, t.dinp, p], ...gridFor(gpu, rows, 64));
-  const weights = gpu.pipeline(LAYERNORM_BACKWARD_PARAMS_WGSL, 'main', 'layernorm_backward_params');
-  rec.dispatch(weights, [t.x, t.dout, t.stats, t.dweight, t.dbias, p], ceilDiv(D, 64));
+  const workgroup = columnWorkgroupSize(gpu);
+  const weights = gpu.pipeline(layerNormBackwardParamsWgsl(workgroup), 'main', 'layernorm_backward_params');
+  rec.dispatch(weights, [t.x, t.dout, t.stats, t.dweight, t.dbias, p], ceilDiv(D, workgroup));
 }
 
 /** Host API: LayerNorm of `x` [rows, D]; returns the output and the saved stats [2, rows]. */

@@ -84,7 +84,8 @@ ${ROW_ENTRY}
 }
 `;
 
-export const LAYERNORM_BACKWARD_PARAMS_WGSL = /* wgsl */ `
+/** dweight, dbias: one invocation per column; `workgroup` invocations per workgroup (gpu/column-workgroup.ts). */
+export const layerNormBackwardParamsWgsl = (workgroup = 64): string => /* wgsl */ `
 ${PARAMS}
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read> dout: array<f32>;
@@ -93,7 +94,7 @@ ${PARAMS}
 @group(0) @binding(4) var<storage, read_write> dbias: array<f32>;
 @group(0) @binding(5) var<uniform> p: Params;
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(${workgroup})
 fn main(@builtin(global_invocation_id) gid: vec3u) {
   let d = gid.x;
   if (d >= p.D) { return; }

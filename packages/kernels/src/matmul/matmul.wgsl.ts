@@ -52,12 +52,15 @@ export interface MatmulBlocking {
  * With A's rows shared between the four lanes of a subgroup (`shared`), 16×8 tied or beat 8×8 at
  * the default recipe's shapes (2026-12-04, shared 16×8 vs shared 8×8 vs today's 8×8: nt 1.11 vs
  * 1.31 vs 1.78 ms at 768×32×96, 1.14 vs 1.41 vs 1.74 at 768×128×32; nn 1.07 vs 1.14 vs 1.37 at
- * 768×96×32; tn 0.98 vs 1.13 vs 1.38 at 96×768×32): sixteen rows cost each lane four loads.
+ * 768×96×32; tn 0.98 vs 1.13 vs 1.38 at 96×768×32): sixteen rows cost each lane four loads. Its
+ * workgroup is one subgroup: SwiftShader runs each workgroup on one thread, and the weight
+ * gradients' small outputs (96 × 32) were one 8 × 8 workgroup, one core of two; as [4, 1] they
+ * took 0.50 ms against 0.94, and no shape was slower (the same day, after the polling fix).
  */
 export const MATMUL_BLOCKING: Record<'vec4' | 'scalar' | 'shared', MatmulBlocking> = {
   vec4: { rows: 8, cols: 8, workgroup: [8, 8] },
   scalar: { rows: 8, cols: 8, workgroup: [8, 8] },
-  shared: { rows: 16, cols: 8, workgroup: [8, 8] },
+  shared: { rows: 16, cols: 8, workgroup: [4, 1] },
 };
 
 /** Output rows and columns one workgroup covers. */
