@@ -28,7 +28,7 @@ export const STATUS_RULES: Readonly<Record<RolloutStatus, StatusRule>> = {
   truncated: {
     trains: true,
     terminal: false,
-    rule: 'the runner cut it at the turn limit or a full context: it trains with the verifier reward of what it did; critic methods bootstrap from V at its last action token (the last position the value loss trains), group methods use the reward as it is',
+    rule: 'the runner cut it at the turn limit or a full context: it trains with the verifier reward of what it did; critic methods bootstrap from V at its last action token (the last position the value loss trains) unless rl.truncation is "terminal", group methods use the reward as it is',
   },
   aborted: {
     trains: false,

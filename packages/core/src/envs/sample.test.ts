@@ -127,6 +127,8 @@ describe('Sample v2: token kinds', () => {
     expect([...packSamples([done, cut], 4, 0).terminal]).toEqual([STATUS_RULES.completed.terminal ? 1 : 0, 0]);
     expect(STATUS_RULES.completed.terminal).toBe(true);
     expect(Object.entries(STATUS_RULES).flatMap(([status, rule]) => (rule.trains ? [status] : []))).toEqual(['completed', 'truncated']);
+    // rl.truncation = "terminal": the cut rollout's reward is final too.
+    expect([...packSamples([done, cut], 4, 0, { truncatedTerminal: true }).terminal]).toEqual([1, 1]);
   });
 
   it('a compacted segment is neither done nor truncated, whatever its rollout’s status: terminal in the batch (bootstrap 0), with its tokensAfter', () => {

@@ -367,7 +367,11 @@ export interface PackedBatch {
 }
 
 /** Packs samples into [B, T] rows (left-aligned, padded with `padId`, masks 0 on padding). */
-export function packSamples(samples: readonly Sample[], T: number, padId: number): PackedBatch {
+/**
+ * `truncatedTerminal`: a truncated rollout is terminal too (rl.truncation = "terminal": its verifier
+ * reward is final, no bootstrap value).
+ */
+export function packSamples(samples: readonly Sample[], T: number, padId: number, options: { truncatedTerminal?: boolean } = {}): PackedBatch {
   if (!Number.isInteger(T) || T < 1) throw new RangeError(`T must be a positive integer, got ${T}`);
   if (!Number.isInteger(padId) || padId < 0) throw new RangeError(`padId must be a non-negative integer, got ${padId}`);
   const B = samples.length;
@@ -401,7 +405,8 @@ export function packSamples(samples: readonly Sample[], T: number, padId: number
     batch.responseStart[b] = s.responseStart;
     // A compacted segment has no bootstrap value: its future is the next segment, reached through
     // tokensAfter; a sub-agent's likewise is its parent's (branches.ts).
-    batch.terminal[b] = s.compacted || s.parent || STATUS_RULES[s.status].terminal ? 1 : 0;
+    const cutAndFinal = options.truncatedTerminal === true && s.status === 'truncated';
+    batch.terminal[b] = s.compacted || s.parent || cutAndFinal || STATUS_RULES[s.status].terminal ? 1 : 0;
     batch.rolloutIds[b] = s.rolloutId;
     batch.groupIds[b] = s.groupId;
     batch.segmentIndex[b] = s.segmentIndex;

@@ -36,7 +36,7 @@ describe('the method-fields table', () => {
     expect(recipeFieldsHelp()).toMatch(/ {2}kto\.beta\s+0\.1\s+.*\[read by kto\]/);
     expect(recipeFieldsHelp()).not.toMatch(/rl\.clipLow.*read by/);
     expect(methodFieldsSummary()).toBe(
-      'rl.lambda, rl.lambdaCritic, rl.lambdaAlpha, rl.valueClip, rl.criticLr, rl.criticWarmupSteps, rl.criticWarmupTarget, rl.criticUpdates (ppo, sao); sao.* (sao); kto.* (kto); distill.* (distill); genac.* (genac); opid.* (opid)',
+      'rl.lambda, rl.lambdaCritic, rl.lambdaAlpha, rl.valueClip, rl.criticLr, rl.criticWarmupSteps, rl.criticWarmupTarget, rl.criticUpdates, rl.truncation (ppo, sao); sao.* (sao); kto.* (kto); distill.* (distill); genac.* (genac); opid.* (opid)',
     );
   });
 });

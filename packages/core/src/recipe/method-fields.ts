@@ -17,6 +17,7 @@ export const METHOD_FIELDS: Readonly<Record<string, readonly AlgorithmName[]>> =
   'rl.criticWarmupSteps': ['ppo', 'sao'],
   'rl.criticWarmupTarget': ['ppo', 'sao'],
   'rl.criticUpdates': ['ppo', 'sao'],
+  'rl.truncation': ['ppo', 'sao'],
   sao: ['sao'],
   kto: ['kto'],
   distill: ['distill'],

@@ -35,6 +35,9 @@ export const DISTILL_MODES = ['advantage', 'loss'] as const;
 export const KL_PLACEMENTS = ['reward', 'loss'] as const;
 // Declared beside the kernels that implement them (kernels/src/rl/kl, rl/aggregate).
 export { KL_ESTIMATORS, LOSS_AGGREGATIONS };
+
+/** rl.truncation: whether a truncated rollout's critic return bootstraps (see the field's doc). */
+export const TRUNCATIONS = ['bootstrap', 'terminal'] as const;
 export const CRITIC_INITS = ['policy', 'fresh'] as const;
 export const KTO_SOURCES = ['rollouts', 'file'] as const;
 export const POLICY_LOSSES = ['ppo-clip', 'dis'] as const;
@@ -198,6 +201,11 @@ export const RecipeSchema = z
       gradClip: real('global gradient-norm clip (0 = off)', 1, 0, 1e6),
       whiten: flag('whiten advantages over the batch’s action tokens', true),
       lossAggregation: choice('how per-token losses are averaged (docs/algorithms/README.md §3)', LOSS_AGGREGATIONS, 'token-mean'),
+      truncation: choice(
+        'how a rollout cut at the turn limit or a full context trains under a critic: "bootstrap" adds V at its last action token to the verifier reward of what it did (the limit as an artifact of training); "terminal" takes that reward as final (the limit as part of the task: graded at the cut, an agent gains nothing by running out the clock)',
+        TRUNCATIONS,
+        'bootstrap',
+      ),
       criticWarmupSteps: int('critic-only iterations before the policy updates (PPO, SAO)', 5, 0, 1_000_000),
       criticWarmupTarget: real(
         'VC-PPO value pretraining: the critic-only phase also ends at the first batch whose explained variance reaches this (1 = off)',

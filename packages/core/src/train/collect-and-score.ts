@@ -71,7 +71,8 @@ export async function collectAndScore(ctx: RlContext, iteration: number, cursor:
   const batch = trained.map((i) => samples[i]);
   if (batch.length === 0) return { samples, trained, selectionMetrics, ...emptyBatch(), seconds: { rollout, score: clock.lap(), advantage: 0 } };
   const longest = Math.max(...batch.map((s) => s.tokens.length));
-  const rows = toTrainingRows(packSamples(batch, longest, codec.padId), trainingLength(longest, recipe.model.contextLength), codec.padId);
+  const packed = packSamples(batch, longest, codec.padId, { truncatedTerminal: rl.truncation === 'terminal' });
+  const rows = toTrainingRows(packed, trainingLength(longest, recipe.model.contextLength), codec.padId);
   const rowTeachers = algorithm.scores.includes('teacherLogp') ? batch.map((s) => teacherFor(ctx, s)) : undefined;
   const shared = await ctx.scorer.score(rows, models.byName, algorithm.scores, rl.temperature, rowTeachers);
   const own = algorithm.sampleScores
