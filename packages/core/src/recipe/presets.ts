@@ -140,8 +140,10 @@ export const PRESETS = {
       model: { contextLength: 192 },
       sft: { steps: 400, batchSize: 16 },
       // 16 prompts: at T = 192, 32 rows take ~360 MiB in all (recipe/fits.ts), past the 256 MiB
-      // of the smallest device.
-      rl: { promptsPerIteration: 16, maxNewTokens: 32, maxTurns: 10 },
+      // of the smallest device. The verifier grades the files at the turn limit, so a cut rollout's
+      // reward is final: bootstrapping on top paid running out the clock (docs/experiments.md,
+      // 2026-12-04: 14% → 99.7% truncated rollouts in 60 iterations).
+      rl: { promptsPerIteration: 16, maxNewTokens: 32, maxTurns: 10, truncation: 'terminal' },
       eval: { heldOutSize: 64, oodSize: 32 },
     },
   },
@@ -152,7 +154,7 @@ export const PRESETS = {
       task: { env: 'hidden-test-fs', hiddenTestFs: { hackOpen: true } },
       model: { contextLength: 192 },
       sft: { steps: 400, batchSize: 16 },
-      rl: { promptsPerIteration: 16, maxNewTokens: 32, maxTurns: 10 },
+      rl: { promptsPerIteration: 16, maxNewTokens: 32, maxTurns: 10, truncation: 'terminal' },
       eval: { heldOutSize: 64, oodSize: 32 },
     },
   },
