@@ -30,7 +30,7 @@ const CLI_TESTS = ['tests/cli/**/*.test.ts', 'tests/e2e/deno-parity.test.ts', 'p
 export default defineConfig({
   test: {
     setupFiles: ['tests/support/setup.ts'],
-    // SwiftShader runs kernels on the CPU (about 1 GFLOP/s here); GPU tests get room, and files run
+    // SwiftShader runs kernels on the CPU (a few GFLOP/s here); GPU tests get room, and files run
     // in separate processes so each has its own Dawn device.
     testTimeout: 180_000,
     hookTimeout: 180_000,

@@ -115,6 +115,6 @@ function formatLimit(name: string, value: number): string {
 
 function verdict(report: DeviceReport, problems: string[]): string {
   if (problems.length > 0) return `not usable: ${problems.join('; ')}.`;
-  if (report.isSoftware) return 'ready on a software device: correct but slow (about 1 GFLOP/s on two cores); the tiny and default recipes fit.';
+  if (report.isSoftware) return 'ready on a software device: correct but slow (matmuls at 3–15 GFLOP/s on two cores); the tiny and default recipes fit.';
   return 'ready: hardware GPU.';
 }
