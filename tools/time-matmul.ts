@@ -5,7 +5,17 @@
 //   npx tsx tools/time-matmul.ts [--quick] [--recipe]   (--quick: only the blocking the launcher uses;
 //                                                     --recipe: the default recipe's minibatch shapes)
 
-import { ceilDiv, chooseMatmulVariant, MATMUL_BLOCKING, type MatmulBlocking, type MatmulLayout, matmulTile, matmulWgsl, SeededRandom } from '@horizon/kernels';
+import {
+  canShareRows,
+  ceilDiv,
+  chooseMatmulVariant,
+  MATMUL_BLOCKING,
+  type MatmulBlocking,
+  type MatmulLayout,
+  matmulTile,
+  matmulWgsl,
+  SeededRandom,
+} from '@horizon/kernels';
 import { acquireNodeGpu } from '@horizon/kernels/node';
 
 interface Case {
@@ -59,6 +69,8 @@ const blockings: MatmulBlocking[] = [
   { rows: 12, cols: 8, workgroup: [8, 8] },
   { rows: 8, cols: 16, workgroup: [8, 8] },
   { rows: 16, cols: 8, workgroup: [8, 8] },
+  // The shared path's blocking: one four-lane subgroup per workgroup (MATMUL_BLOCKING.shared).
+  { rows: 16, cols: 8, workgroup: [4, 1] },
 ];
 const scalarBlockings: MatmulBlocking[] = [
   { rows: 4, cols: 4, workgroup: [8, 8] },
@@ -96,8 +108,8 @@ for (const c of cases) {
     .map((v): { vec4: boolean; blocking: MatmulBlocking; name: string; shareRows?: boolean } => ({ ...v, name: name(v.vec4, v.blocking) }));
   // Where the device has quad subgroups, the vec4 variants also run with A's rows shared.
   if (!quick && gpu.report.quadSubgroups && fitsVec4) {
-    const shareable = (b: MatmulBlocking) => (c.layout === 'tn' ? b.rows === 8 || b.rows === 16 : b.rows % 4 === 0) && b.workgroup[0] % 4 === 0;
-    for (const v of variants.filter((x) => x.vec4 && shareable(x.blocking))) variants.push({ ...v, shareRows: true, name: `${v.name} shared` });
+    for (const v of variants.filter((x) => canShareRows({ layout: c.layout, vec4: x.vec4 }, x.blocking)))
+      variants.push({ ...v, shareRows: true, name: `${v.name} shared` });
   }
   const runs = variants.map((v) => {
     const variant = { layout: c.layout, bias: false, accumulate: false, vec4: v.vec4, ...('shareRows' in v ? { shareRows: true } : {}) };

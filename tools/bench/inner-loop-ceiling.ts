@@ -16,8 +16,9 @@
 //   npx tsx tools/bench/inner-loop-ceiling.ts [--trips 512] [--workgroups 64]
 
 import { parseArgs } from 'node:util';
-import { describeAdapter, Gpu, type Tensor } from '@horizon/kernels';
+import type { Tensor } from '@horizon/kernels';
 import { acquireNodeGpu } from '@horizon/kernels/node';
+import { timeGpu } from '@horizon/node-runner/bench/timing';
 
 const { values } = parseArgs({ options: { trips: { type: 'string', default: '512' }, workgroups: { type: 'string', default: '64' } } });
 const TRIPS = Number(values.trips);
@@ -109,33 +110,9 @@ function expected(R: number, G: number, variant: Variant, inv: number, a: Float3
   return out;
 }
 
-async function timeOnce(gpu: Gpu, run: () => void): Promise<number> {
-  run();
-  await gpu.sync();
-  let best = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < 5; round++) {
-    const t0 = performance.now();
-    run();
-    await gpu.sync();
-    best = Math.min(best, performance.now() - t0);
-  }
-  return best;
-}
-
-/**
- * Our provider's adapter and instance flags, plus the `subgroups` feature the product does not ask
- * for: a second device from the instance our provider opened.
- */
-async function subgroupGpu(): Promise<Gpu> {
-  const ours = await acquireNodeGpu();
-  const instance = (ours as unknown as { instance: GPU }).instance;
-  const adapter = await instance.requestAdapter();
-  if (!adapter?.features.has('subgroups')) throw new Error('this adapter offers no subgroups');
-  const device = await adapter.requestDevice({ requiredFeatures: ['subgroups' as GPUFeatureName] });
-  return new Gpu(device, describeAdapter(adapter, 'node', process.versions.node, 'Vulkan'), instance);
-}
-
-const gpu = await subgroupGpu();
+// The product's device: it asks for `subgroups` wherever the adapter offers them (open-device.ts).
+const gpu = await acquireNodeGpu();
+if (!gpu.device.features.has('subgroups')) throw new Error('inner-loop-ceiling: this device offers no subgroups, which the broadcast variant needs');
 const operand = (seed: number) => Float32Array.from({ length: 4 * OPERAND_VEC4 }, (_, i) => (((i * 37 + seed) % 101) - 50) / 5000);
 const aHost = operand(1);
 const bHost = operand(2);
@@ -152,7 +129,7 @@ for (const [R, cols4] of BLOCKINGS) {
   for (const variant of ['loop', 'no loads', 'loads only', 'broadcast'] as Variant[]) {
     if (variant === 'broadcast' && R % 4 !== 0) continue;
     const pipeline = gpu.pipeline(kernel(R, G, variant), 'main', `inner_${R}x${4 * G}_${variant}`);
-    const ms = await timeOnce(gpu, () => gpu.run((rec) => rec.dispatch(pipeline, [a, b, out, params], WORKGROUPS)));
+    const { minMs: ms } = await timeGpu(gpu, (rec) => rec.dispatch(pipeline, [a, b, out, params], WORKGROUPS), { warmup: 1, reps: 5 });
     const got = await gpu.read(out);
     for (const inv of [0, 1, invocations - 1]) {
       const want = expected(R, G, variant, inv, aHost, bHost);

@@ -67,7 +67,6 @@ export { flatIndexWgsl, gridFor } from './gpu/grid.ts';
 export { diagnoseNoAdapter, NO_ADAPTER_REMEDIES, remedyText } from './gpu/remedies.ts';
 export {
   type DeviceReport,
-  describeAdapter,
   deviceLine,
   LIMITS_THAT_MATTER,
   type LimitName,
@@ -94,7 +93,7 @@ export {
 } from './layernorm/layernorm.ts';
 export { matmulRef } from './matmul/matmul.ref.ts';
 export { chooseMatmulVariant, type MatmulOperands, type MatmulOptions, type MatmulShape, matmul, recordMatmul } from './matmul/matmul.ts';
-export { MATMUL_BLOCKING, type MatmulBlocking, type MatmulLayout, type MatmulVariant, matmulTile, matmulWgsl } from './matmul/matmul.wgsl.ts';
+export { canShareRows, MATMUL_BLOCKING, type MatmulBlocking, type MatmulLayout, type MatmulVariant, matmulTile, matmulWgsl } from './matmul/matmul.wgsl.ts';
 export { residualAddRef } from './residual/residual.ref.ts';
 export { recordResidualAccumulate, recordResidualAdd, residualAccumulate, residualAdd } from './residual/residual.ts';
 export * from './rl/index.ts';

@@ -5,7 +5,10 @@
 // lanes almost for free, where a load costs one scalar load per lane and component (the matmul's
 // shared rows of A, matmul.wgsl.ts; docs/experiments.md, 2026-12-04).
 
-/** A workgroup shaped like the matmul's (8 × 8) so the check covers the layout the kernels use. */
+/**
+ * 8 × 8 invocations: sixteen subgroups of four, so the check sees how invocations are grouped, not
+ * just one subgroup (the kernels that rely on it run workgroups of 4, and x-sizes that are multiples of 4).
+ */
 const PROBE_WORKGROUP = [8, 8] as const;
 const INVOCATIONS = PROBE_WORKGROUP[0] * PROBE_WORKGROUP[1];
 

@@ -54,8 +54,9 @@ export interface MatmulBlocking {
  * 1.31 vs 1.78 ms at 768×32×96, 1.14 vs 1.41 vs 1.74 at 768×128×32; nn 1.07 vs 1.14 vs 1.37 at
  * 768×96×32; tn 0.98 vs 1.13 vs 1.38 at 96×768×32): sixteen rows cost each lane four loads. Its
  * workgroup is one subgroup: SwiftShader runs each workgroup on one thread, and the weight
- * gradients' small outputs (96 × 32) were one 8 × 8 workgroup, one core of two; as [4, 1] they
- * took 0.50 ms against 0.94, and no shape was slower (the same day, after the polling fix).
+ * gradients' small outputs (96 × 32) were one 8 × 8 workgroup, one core of two; as [4, 1] the qkv
+ * dW took 0.59 ms against 1.11 and the proj forward 0.62 against 0.66 (`time-matmul --recipe`,
+ * the same day, after the polling fix).
  */
 export const MATMUL_BLOCKING: Record<'vec4' | 'scalar' | 'shared', MatmulBlocking> = {
   vec4: { rows: 8, cols: 8, workgroup: [8, 8] },
@@ -68,15 +69,23 @@ export function matmulTile(blocking: MatmulBlocking): { rows: number; cols: numb
   return { rows: blocking.rows * blocking.workgroup[1], cols: blocking.cols * blocking.workgroup[0] };
 }
 
+/**
+ * Whether a vec4 variant can share A's rows under this blocking: four lanes on one row (a workgroup
+ * x-size that is a multiple of 4) and rows per invocation a multiple of 4 — for tn, whose loads of A
+ * hold four rows each, 8 or 16 rows (two or four lanes load).
+ */
+export function canShareRows(variant: Pick<MatmulVariant, 'layout' | 'vec4'>, blocking: MatmulBlocking): boolean {
+  const rowsOk = variant.layout === 'tn' ? blocking.rows === 8 || blocking.rows === 16 : blocking.rows % 4 === 0;
+  return variant.vec4 && rowsOk && blocking.workgroup[0] % 4 === 0;
+}
+
 function checkBlocking(variant: MatmulVariant, blocking: MatmulBlocking): void {
   const { rows, cols, workgroup } = blocking;
   const ok = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
   if (!ok(rows, 16) || !ok(cols, 16) || cols % 4 !== 0 || !ok(workgroup[0], 256) || !ok(workgroup[1], 256) || workgroup[0] * workgroup[1] > 256) {
     throw new RangeError(`matmul: blocking ${JSON.stringify(blocking)} needs rows 1–16, cols a multiple of 4 up to 16 and at most 256 invocations`);
   }
-  // tn loads A four rows to a vec4, so its shared block is 8 or 16 rows: two or four lanes load.
-  const rowsOk = variant.layout === 'tn' ? rows === 8 || rows === 16 : rows % 4 === 0;
-  if (variant.shareRows && (!variant.vec4 || !rowsOk || workgroup[0] % 4 !== 0))
+  if (variant.shareRows && !canShareRows(variant, blocking))
     throw new RangeError(
       `matmul: sharing rows of A needs a vec4 path, rows per invocation a multiple of 4 (tn: 8 or 16) and a workgroup x-size a multiple of 4 (four lanes on one row), got ${variant.layout}${variant.vec4 ? ' vec4' : ''} ${JSON.stringify(blocking)}`,
     );
