@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { deviceLine } from '@horizon/kernels';
 import { runTorchPeer } from '../bench/peers/pytorch.ts';
 import { loadTfjs, PeerUnavailable, type TfjsPeer } from '../bench/peers/tfjs.ts';
+import { formatReportJson } from '../bench/report-json.ts';
 import type { BenchRow } from '../bench/row.ts';
 import { type BenchContext, SECTIONS } from '../bench/sections.ts';
 import { DEFAULT_BENCH_MODEL } from '../bench/shapes.ts';
@@ -78,7 +79,7 @@ export const bench: Command = {
         quick,
         rows,
       };
-      writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+      writeFileSync(jsonPath, formatReportJson(report));
       out(`wrote ${rows.length} rows to ${jsonPath}`);
     }
     return EXIT.ok;
