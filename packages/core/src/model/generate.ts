@@ -63,11 +63,9 @@ interface DecodeState {
   stats: Tensor; // [2, B]
   qkv: Tensor; // [B, 3D]
   attn: Tensor; // [B, D]
-  proj: Tensor; // [B, D]
   mid: Tensor; // [B, D]
   fc: Tensor; // [B, F]
   gelu: Tensor; // [B, F]
-  fc2: Tensor; // [B, D]
   logits: Tensor; // [B, V]
   sampled: Tensor; // [B] u32
   logp: Tensor; // [B]
@@ -288,11 +286,9 @@ export class Generator {
       stats: f([2, B], 'stats'),
       qkv: f([B, 3 * D], 'qkv'),
       attn: f([B, D], 'attn'),
-      proj: f([B, D], 'proj'),
       mid: f([B, D], 'mid'),
       fc: f([B, 4 * D], 'fc'),
       gelu: f([B, 4 * D], 'gelu'),
-      fc2: f([B, D], 'fc2'),
       logits: f([B, V], 'logits'),
       sampled: u([B], 'sampled'),
       logp: f([B], 'logp'),

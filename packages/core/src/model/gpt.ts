@@ -13,10 +13,8 @@ import {
   type Recorder,
   recordAttentionBackward,
   recordAttentionForward,
-  recordBiasBackward,
   recordEmbeddingBackward,
   recordEmbeddingForward,
-  recordGeluBackward,
   recordLayerNormBackward,
   recordLayerNormForward,
   recordMatmul,
@@ -50,13 +48,11 @@ interface LayerActivations {
   qkv: Tensor; // [N, 3D]
   att: Tensor; // [B, H, T, T]
   attn: Tensor; // [N, D]
-  proj: Tensor; // [N, D]
   residualMid: Tensor; // [N, D]
   ln2: Tensor; // [N, D]
   ln2Stats: Tensor; // [2, N]
   fc: Tensor; // [N, F]
   gelu: Tensor; // [N, F]
-  fc2: Tensor; // [N, D]
 }
 
 /** Everything a forward and backward at one (B, T) needs, allocated once and reused every step. */
@@ -73,7 +69,6 @@ export interface GptActivations {
   // Backward scratch, shared by all layers.
   dResidual: Tensor; // [N, D]
   dWide: Tensor; // [N, F]
-  dWide2: Tensor; // [N, F]
   dNarrow: Tensor; // [N, D]
   dqkv: Tensor; // [N, 3D]
 }
@@ -179,10 +174,11 @@ export class Gpt {
     const { width: D, heads: H, vocabSize: V } = config;
     const F = 4 * D;
     const outWidth = config.head === 'lm' ? V : 1;
-    // Head: dlnf = dOutput · headw, dheadw += dOutputᵀ · lnf (+ dheadb).
+    // Head: dlnf = dOutput · headw, dheadw += dOutputᵀ · lnf (+ dheadb). Every bias gradient below
+    // is the row sums of its dW matmul's A, added in that matmul's epilogue (one dispatch, not two).
     recordMatmul(rec, gpu, { a: dOutput, b: p.headw, c: acts.dNarrow }, { M: N, K: outWidth, N: D, layout: 'nn' });
-    recordMatmul(rec, gpu, { a: dOutput, b: acts.lnf, c: g.headw }, { M: outWidth, K: N, N: D, layout: 'tn' }, { accumulate: true });
-    if (g.headb) recordBiasBackward(rec, gpu, { dout: dOutput, dbias: g.headb }, { rows: N, N: 1 });
+    const headBias = g.headb ? { rowSumsOfA: g.headb } : {};
+    recordMatmul(rec, gpu, { a: dOutput, b: acts.lnf, c: g.headw, ...headBias }, { M: outWidth, K: N, N: D, layout: 'tn' }, { accumulate: true });
     // The residual stream's gradient starts at the final LayerNorm (its backward adds into dResidual).
     rec.clear(acts.dResidual);
     recordLayerNormBackward(
@@ -196,13 +192,11 @@ export class Gpt {
       const dw = g.layers[l];
       const a = acts.layers[l];
       // MLP branch: x_{l+1} = x_mid + gelu(ln2·fcᵀ)·fc2ᵀ; dResidual flows to x_mid unchanged and through the branch.
-      recordMatmul(rec, gpu, { a: acts.dResidual, b: w.fc2w, c: acts.dWide }, { M: N, K: D, N: F, layout: 'nn' });
-      recordMatmul(rec, gpu, { a: acts.dResidual, b: a.gelu, c: dw.fc2w }, { M: D, K: N, N: F, layout: 'tn' }, { accumulate: true });
-      recordBiasBackward(rec, gpu, { dout: acts.dResidual, dbias: dw.fc2b }, { rows: N, N: D });
-      recordGeluBackward(rec, gpu, { x: a.fc, dout: acts.dWide, dinp: acts.dWide2 });
-      recordMatmul(rec, gpu, { a: acts.dWide2, b: w.fcw, c: acts.dNarrow }, { M: N, K: F, N: D, layout: 'nn' });
-      recordMatmul(rec, gpu, { a: acts.dWide2, b: a.ln2, c: dw.fcw }, { M: F, K: N, N: D, layout: 'tn' }, { accumulate: true });
-      recordBiasBackward(rec, gpu, { dout: acts.dWide2, dbias: dw.fcb }, { rows: N, N: F });
+      // dfc = (dResidual · fc2w) ⊙ gelu'(fc): GELU's backward runs in the matmul's store.
+      recordMatmul(rec, gpu, { a: acts.dResidual, b: w.fc2w, c: acts.dWide, geluSlopeAt: a.fc }, { M: N, K: D, N: F, layout: 'nn' });
+      recordMatmul(rec, gpu, { a: acts.dResidual, b: a.gelu, c: dw.fc2w, rowSumsOfA: dw.fc2b }, { M: D, K: N, N: F, layout: 'tn' }, { accumulate: true });
+      recordMatmul(rec, gpu, { a: acts.dWide, b: w.fcw, c: acts.dNarrow }, { M: N, K: F, N: D, layout: 'nn' });
+      recordMatmul(rec, gpu, { a: acts.dWide, b: a.ln2, c: dw.fcw, rowSumsOfA: dw.fcb }, { M: F, K: N, N: D, layout: 'tn' }, { accumulate: true });
       recordLayerNormBackward(
         rec,
         gpu,
@@ -211,12 +205,10 @@ export class Gpt {
       );
       // Attention branch: x_mid = x_l + attn(ln1·qkvᵀ)·projᵀ.
       recordMatmul(rec, gpu, { a: acts.dResidual, b: w.projw, c: acts.dNarrow }, { M: N, K: D, N: D, layout: 'nn' });
-      recordMatmul(rec, gpu, { a: acts.dResidual, b: a.attn, c: dw.projw }, { M: D, K: N, N: D, layout: 'tn' }, { accumulate: true });
-      recordBiasBackward(rec, gpu, { dout: acts.dResidual, dbias: dw.projb }, { rows: N, N: D });
+      recordMatmul(rec, gpu, { a: acts.dResidual, b: a.attn, c: dw.projw, rowSumsOfA: dw.projb }, { M: D, K: N, N: D, layout: 'tn' }, { accumulate: true });
       recordAttentionBackward(rec, gpu, { qkv: a.qkv, att: a.att, out: a.attn, dout: acts.dNarrow, dqkv: acts.dqkv }, { B, T, H, D });
       recordMatmul(rec, gpu, { a: acts.dqkv, b: w.qkvw, c: acts.dNarrow }, { M: N, K: 3 * D, N: D, layout: 'nn' });
-      recordMatmul(rec, gpu, { a: acts.dqkv, b: a.ln1, c: dw.qkvw }, { M: 3 * D, K: N, N: D, layout: 'tn' }, { accumulate: true });
-      recordBiasBackward(rec, gpu, { dout: acts.dqkv, dbias: dw.qkvb }, { rows: N, N: 3 * D });
+      recordMatmul(rec, gpu, { a: acts.dqkv, b: a.ln1, c: dw.qkvw, rowSumsOfA: dw.qkvb }, { M: 3 * D, K: N, N: D, layout: 'tn' }, { accumulate: true });
       recordLayerNormBackward(
         rec,
         gpu,
@@ -298,13 +290,11 @@ export class Gpt {
         qkv: t([N, 3 * D], `h${l}.qkv`),
         att: t([B, H, T, T], `h${l}.att`),
         attn: t([N, D], `h${l}.attn`),
-        proj: t([N, D], `h${l}.proj`),
         residualMid: t([N, D], `h${l}.residualMid`),
         ln2: t([N, D], `h${l}.ln2`),
         ln2Stats: t([2, N], `h${l}.ln2Stats`),
         fc: t([N, F], `h${l}.fc`),
         gelu: t([N, F], `h${l}.gelu`),
-        fc2: t([N, D], `h${l}.fc2`),
       });
     }
     return {
@@ -318,7 +308,6 @@ export class Gpt {
       output: config.head === 'lm' ? t([N, V], 'logits') : t([N], 'values'),
       dResidual: t([N, D], 'dResidual'),
       dWide: t([N, F], 'dWide'),
-      dWide2: t([N, F], 'dWide2'),
       dNarrow: t([N, D], 'dNarrow'),
       dqkv: t([N, 3 * D], 'dqkv'),
     };
@@ -326,20 +315,9 @@ export class Gpt {
 }
 
 function activationTensors(acts: GptActivations): Tensor[] {
-  const out: Tensor[] = [
-    acts.embedded,
-    acts.residualOut,
-    acts.lnf,
-    acts.lnfStats,
-    acts.output,
-    acts.dResidual,
-    acts.dWide,
-    acts.dWide2,
-    acts.dNarrow,
-    acts.dqkv,
-  ];
+  const out: Tensor[] = [acts.embedded, acts.residualOut, acts.lnf, acts.lnfStats, acts.output, acts.dResidual, acts.dWide, acts.dNarrow, acts.dqkv];
   acts.layers.forEach((a, l) => {
-    out.push(a.ln1, a.ln1Stats, a.qkv, a.att, a.attn, a.proj, a.residualMid, a.ln2, a.ln2Stats, a.fc, a.gelu, a.fc2);
+    out.push(a.ln1, a.ln1Stats, a.qkv, a.att, a.attn, a.residualMid, a.ln2, a.ln2Stats, a.fc, a.gelu);
     if (l > 0) out.push(a.residualIn);
   });
   return out;

@@ -86,9 +86,9 @@ function activationBuffers(c: GptConfig, B: number, T: number, label: string, fi
   const N = B * T;
   const out = c.head === 'lm' ? N * V : N;
   const att = B * H * T * T;
-  // Per layer 18·N·D (7 [N,D], qkv 3, fc and gelu 4 each) + att + 4N stats; outside the layers
-  // embedded, residualOut, lnf, two [N,D] and one [N,3D] backward scratch, two [N,4D], the output.
-  const floats = L * (18 * N * D + att + 4 * N) + 8 * N * D + 8 * N * D + 2 * N + out;
+  // Per layer 16·N·D (5 [N,D], qkv 3, fc and gelu 4 each) + att + 4N stats; outside the layers
+  // embedded, residualOut, lnf, two [N,D] and one [N,3D] backward scratch, one [N,4D], the output.
+  const floats = L * (16 * N * D + att + 4 * N) + 8 * N * D + 4 * N * D + 2 * N + out;
   return {
     total: 4 * floats,
     buffers: [
@@ -103,7 +103,8 @@ function activationBuffers(c: GptConfig, B: number, T: number, label: string, fi
 function decodeBuffers(c: GptConfig, B: number, label: string, field: string): { total: number; buffers: Buffer[] } {
   const { width: D, layers: L, vocabSize: V, contextLength: Tc } = c;
   const cache = B * Tc * D; // per layer and for K and V: [B, H, Tc, hd]
-  const floats = 2 * L * cache + B * (12 * D + V + 3 * Tc + 8);
+  // Per row: x, ln, attn, mid (D each), qkv (3D), fc and gelu (4D each), the logits, three [Tc] and a few scalars.
+  const floats = 2 * L * cache + B * (15 * D + V + 3 * Tc + 8);
   return { total: 4 * floats, buffers: [{ bytes: 4 * cache, what: `${label} KV cache per layer [B=${B}, Tc=${Tc}, D=${D}]`, field }] };
 }
 

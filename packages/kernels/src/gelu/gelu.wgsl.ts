@@ -18,20 +18,35 @@
 
 import { flatIndexWgsl } from '../gpu/grid.ts';
 
+/**
+ * GELU's value and slope as WGSL functions of one element type, shared by the GELU kernels and the
+ * matmul epilogues that fuse them (matmul.wgsl.ts), so a fused and an unfused MLP run one formula.
+ */
+export function geluFunctionsWgsl(type: 'f32' | 'vec4f'): string {
+  return /* wgsl */ `
+const SQRT_2_OVER_PI: f32 = 0.7978845608028654;
+const GELU_C: f32 = 0.044715;
+const U_CLAMP: f32 = 15.0;
+fn geluU(x: ${type}) -> ${type} {
+  return SQRT_2_OVER_PI * (x + GELU_C * x * x * x);
+}
+fn geluValue(v: ${type}) -> ${type} {
+  return 0.5 * v * (1.0 + tanh(clamp(geluU(v), ${type}(-U_CLAMP), ${type}(U_CLAMP))));
+}
+fn geluSlope(v: ${type}) -> ${type} {
+  let u = geluU(v);
+  let t = tanh(clamp(u, ${type}(-U_CLAMP), ${type}(U_CLAMP)));
+  let sech2 = select(1.0 - t * t, ${type}(0.0), abs(u) >= ${type}(U_CLAMP));
+  return 0.5 * (1.0 + t) + 0.5 * v * sech2 * SQRT_2_OVER_PI * (1.0 + 3.0 * GELU_C * v * v);
+}`;
+}
+
 function common(vec4: boolean): string {
   const T = vec4 ? 'vec4f' : 'f32';
   return /* wgsl */ `
 alias T = ${T};
 struct Params { count: u32 }
-const SQRT_2_OVER_PI: f32 = 0.7978845608028654;
-const GELU_C: f32 = 0.044715;
-const U_CLAMP: f32 = 15.0;
-fn geluU(x: T) -> T {
-  return SQRT_2_OVER_PI * (x + GELU_C * x * x * x);
-}
-fn clampU(u: T) -> T {
-  return clamp(u, T(-U_CLAMP), T(U_CLAMP));
-}
+${geluFunctionsWgsl(T)}
 ${flatIndexWgsl(64)}`;
 }
 
@@ -47,8 +62,7 @@ export function geluForwardWgsl(vec4: boolean): string {
 @group(0) @binding(2) var<uniform> p: Params;
 
 ${ENTRY}
-  let v = x[i];
-  out[i] = 0.5 * v * (1.0 + tanh(clampU(geluU(v))));
+  out[i] = geluValue(x[i]);
 }
 `;
 }
@@ -61,12 +75,7 @@ export function geluBackwardWgsl(vec4: boolean): string {
 @group(0) @binding(3) var<uniform> p: Params;
 
 ${ENTRY}
-  let v = x[i];
-  let u = geluU(v);
-  let t = tanh(clampU(u));
-  let sech2 = select(1.0 - t * t, T(0.0), abs(u) >= T(U_CLAMP));
-  let slope = 0.5 * (1.0 + t) + 0.5 * v * sech2 * SQRT_2_OVER_PI * (1.0 + 3.0 * GELU_C * v * v);
-  dinp[i] = dout[i] * slope;
+  dinp[i] = dout[i] * geluSlope(x[i]);
 }
 `;
 }

@@ -24,6 +24,14 @@ export interface MatmulOperands {
   b: Tensor;
   c: Tensor;
   bias?: Tensor;
+  /** Added to C at the store (C's shape): the residual stream, fused. */
+  addend?: Tensor;
+  /** Also written: gelu(C), C's shape (the MLP forward's activation, fused). */
+  geluOut?: Tensor;
+  /** C is multiplied by gelu'(geluSlopeAt) at the store, C's shape (the MLP backward, fused). */
+  geluSlopeAt?: Tensor;
+  /** tn, batch 1: rowSumsOfA[m] += Σ_k A[k, m] ([M]): the bias gradient beside dW, fused. */
+  rowSumsOfA?: Tensor;
 }
 
 export interface MatmulOptions {
@@ -52,14 +60,23 @@ export function recordMatmul(rec: Recorder, gpu: Gpu, ops: MatmulOperands, shape
   const { M, K, N } = shape;
   const batch = shape.batch ?? 1;
   checkOperands(ops, { M, K, N, batch });
-  const variant = chooseMatmulVariant(shape, ops.bias !== undefined, options.accumulate ?? false, gpu.report.quadSubgroups === true);
+  const variant = { ...chooseMatmulVariant(shape, ops.bias !== undefined, options.accumulate ?? false, gpu.report.quadSubgroups === true), ...epilogueOf(ops) };
   const blocking = matmulBlockingFor(variant);
-  const label = `matmul_${variant.layout}${variant.vec4 ? '_vec4' : ''}${variant.bias ? '_bias' : ''}${variant.accumulate ? '_acc' : ''}${variant.shareRows ? '_shared' : ''}`;
+  const epilogue = `${variant.addend ? '_addend' : ''}${variant.gelu ? `_gelu_${variant.gelu}` : ''}${variant.rowSums ? '_rowsums' : ''}`;
+  const label = `matmul_${variant.layout}${variant.vec4 ? '_vec4' : ''}${variant.bias ? '_bias' : ''}${variant.accumulate ? '_acc' : ''}${epilogue}${variant.shareRows ? '_shared' : ''}`;
   const pipeline = gpu.pipeline(cachedWgsl(variant, blocking), 'main', label);
   const params = gpu.uniform([M, K, N, batch]);
-  const bindings = ops.bias ? [ops.a, ops.b, ops.c, params, ops.bias] : [ops.a, ops.b, ops.c, params];
+  const extra = [ops.bias, ops.addend, ops.geluOut ?? ops.geluSlopeAt, ops.rowSumsOfA].filter((t): t is Tensor => t !== undefined);
+  const bindings = [ops.a, ops.b, ops.c, params, ...extra];
   const tile = matmulTile(blocking);
   rec.dispatch(pipeline, bindings, ceilDiv(N, tile.cols), ceilDiv(M, tile.rows), batch);
+}
+
+/** The variant fields an operand set asks for (matmul.wgsl.ts's epilogues). */
+function epilogueOf(ops: MatmulOperands): Pick<MatmulVariant, 'addend' | 'gelu' | 'rowSums'> {
+  if (ops.geluOut && ops.geluSlopeAt) throw new RangeError('matmul: geluOut and geluSlopeAt are two epilogues; pass one');
+  const gelu = ops.geluOut ? 'value' : ops.geluSlopeAt ? 'slope' : undefined;
+  return { ...(ops.addend ? { addend: true } : {}), ...(gelu ? { gelu } : {}), ...(ops.rowSumsOfA ? { rowSums: true } : {}) };
 }
 
 /**
@@ -114,4 +131,12 @@ function checkOperands(ops: MatmulOperands, s: { M: number; K: number; N: number
   checkTensor('matmul', `B for ${shape}`, ops.b, s.batch * s.K * s.N);
   checkTensor('matmul', `C for ${shape}`, ops.c, s.batch * s.M * s.N);
   if (ops.bias) checkTensor('matmul', `bias for ${shape}`, ops.bias, s.N);
+  for (const key of ['addend', 'geluOut', 'geluSlopeAt'] as const) {
+    const t = ops[key];
+    if (t) checkTensor('matmul', `${key} for ${shape}`, t, s.batch * s.M * s.N);
+  }
+  if (ops.rowSumsOfA) {
+    if (s.batch !== 1) throw new RangeError(`matmul: rowSumsOfA sums over one product; got batch ${s.batch}`);
+    checkTensor('matmul', `rowSumsOfA for ${shape}`, ops.rowSumsOfA, s.M);
+  }
 }

@@ -8,12 +8,24 @@
 //   layout 'tn': A[batch, K, M], B[batch, K, N]   C = Aᵀ·B   (a Linear's dW = doutᵀ · inp, K = B·T)
 // With `accumulate` the kernel adds to C instead of overwriting it (gradient accumulation).
 //
+// Epilogues fuse the elementwise kernel that would follow into the store, saving its dispatch (~60 µs
+// apiece on SwiftShader, even when it has nothing to do) and a pass over C:
+//   addend       C = op(A)·op(B) (+ bias) + addend          the residual stream: mid = x + attn·projᵀ + b
+//   gelu value   C as above, and act = gelu(C)              the MLP forward keeps both for its backward
+//   gelu slope   C = (op(A)·op(B) (+ bias)) · gelu'(pre)    the MLP backward: dfc = (dh · fc2w) ⊙ gelu'(fc)
+// addend, act and pre have C's shape; bindings follow bias in that order.
+// And for tn, the bias gradient of the Linear whose dW this is, beside it:
+//   row sums     rowSums[m] += Σ_k A[k, m]                  dbias = Σ over rows of dout, with dW = doutᵀ · inp
+// added by the one invocation per row block whose columns start at 0 (so batch must be 1).
+//
 // vec4 paths load four consecutive floats at once, along whichever axis is contiguous:
 //   nn: A along K, B and C along N          needs K % 4 == 0, N % 4 == 0
 //   nt: A and B along K (dot products)      needs K % 4 == 0 (any N, so a ragged vocab still fits)
 //   tn: A along M, B and C along N          needs M % 4 == 0, N % 4 == 0
 // and the scalar path takes everything else. Rows and columns past the edge are clamped on load
 // (reading valid memory) and skipped on store, so the inner loop has no branches.
+
+import { geluFunctionsWgsl } from '../gelu/gelu.wgsl.ts';
 
 export type MatmulLayout = 'nn' | 'nt' | 'tn';
 
@@ -31,6 +43,12 @@ export interface MatmulVariant {
    * component and a broadcast almost nothing.
    */
   shareRows?: boolean;
+  /** C = … + addend (a tensor of C's shape); see the header. */
+  addend?: boolean;
+  /** 'value': also act = gelu(C); 'slope': C = … · gelu'(pre). Not with accumulate. */
+  gelu?: 'value' | 'slope';
+  /** tn only: also rowSums[m] += Σ_k A[k, m]; see the header. */
+  rowSums?: boolean;
 }
 
 /** How the output is split: `rows × cols` outputs per invocation, `workgroup` = [x (cols), y (rows)] invocations. */
@@ -89,6 +107,9 @@ function checkBlocking(variant: MatmulVariant, blocking: MatmulBlocking): void {
     throw new RangeError(
       `matmul: sharing rows of A needs a vec4 path, rows per invocation a multiple of 4 (tn: 8 or 16) and a workgroup x-size a multiple of 4 (four lanes on one row), got ${variant.layout}${variant.vec4 ? ' vec4' : ''} ${JSON.stringify(blocking)}`,
     );
+  if (variant.rowSums && variant.layout !== 'tn')
+    throw new RangeError(`matmul: row sums of A are a tn epilogue (the bias gradient beside dW), got ${variant.layout}`);
+  if (variant.accumulate && (variant.addend || variant.gelu)) throw new RangeError('matmul: an epilogue (addend, gelu) does not combine with accumulate');
   if (variant.vec4 && variant.layout === 'tn' && rows % 4 !== 0)
     throw new RangeError(`matmul: the tn vec4 path needs rows per invocation a multiple of 4, got ${rows}`);
 }
@@ -140,8 +161,28 @@ function skipPastEdge(variant: MatmulVariant, rowPast: string, columnPast: (invo
   return `  if (${rowPast} || ${columnPast(x)}) { return; }`;
 }
 
-function header(variant: MatmulVariant, blocking: MatmulBlocking, element: { ab: string; c: string }): string {
-  const bias = variant.bias ? `@group(0) @binding(4) var<storage, read> bias: array<${element.c}>;` : '';
+/** The bindings past params, in order: bias, addend, then act (gelu value) or pre (gelu slope). */
+function epilogueBindings(variant: MatmulVariant, c: 'f32' | 'vec4f'): string {
+  const extra: string[] = [];
+  if (variant.bias) extra.push(`var<storage, read> bias: array<${c}>;`);
+  if (variant.addend) extra.push(`var<storage, read> addend: array<${c}>;`);
+  if (variant.gelu === 'value') extra.push(`var<storage, read_write> act: array<${c}>;`);
+  if (variant.gelu === 'slope') extra.push(`var<storage, read> pre: array<${c}>;`);
+  if (variant.rowSums) extra.push('var<storage, read_write> rowSums: array<f32>;');
+  const declarations = extra.map((d, i) => `@group(0) @binding(${4 + i}) ${d}`);
+  return [...declarations, variant.gelu ? geluFunctionsWgsl(c) : ''].join('\n');
+}
+
+/** The statement storing `value` (the block's sum for one element or vec4) at c[index], with the variant's epilogue. */
+function storeStatement(variant: MatmulVariant, index: string, value: string): string {
+  let v = variant.accumulate ? `c[${index}] + ${value}` : value;
+  if (variant.addend) v = `${v} + addend[${index}]`;
+  if (variant.gelu === 'slope') return `c[${index}] = (${v}) * geluSlope(pre[${index}]);`;
+  if (variant.gelu === 'value') return `let v = ${v}; c[${index}] = v; act[${index}] = geluValue(v);`;
+  return `c[${index}] = ${v};`;
+}
+
+function header(variant: MatmulVariant, blocking: MatmulBlocking, element: { ab: string; c: 'f32' | 'vec4f' }): string {
   // The analysis cannot see that a subgroup returns past the edge only as a whole (skipPastEdge).
   const subgroups = variant.shareRows ? 'enable subgroups;\ndiagnostic(off, subgroup_uniformity);' : '';
   return /* wgsl */ `${subgroups}
@@ -150,7 +191,7 @@ struct Params { M: u32, K: u32, N: u32, batch: u32 }
 @group(0) @binding(1) var<storage, read> b: array<${element.ab}>;
 @group(0) @binding(2) var<storage, read_write> c: array<${element.c}>;
 @group(0) @binding(3) var<uniform> p: Params;
-${bias}
+${epilogueBindings(variant, element.c)}
 @compute @workgroup_size(${blocking.workgroup[0]}, ${blocking.workgroup[1]})
 fn main(@builtin(global_invocation_id) gid: vec3u${variant.shareRows ? ', @builtin(subgroup_invocation_id) lane: u32' : ''}) {`;
 }
@@ -164,8 +205,7 @@ function declareAccumulators(rows: number, groups: number, init: (g: number) => 
 function storeScalarColumns(variant: MatmulVariant, rows: number, groups: number): string {
   const store = (i: number, g: number, j: number) => {
     const index = `cBase + (row0 + ${i}u) * p.N + col0 + ${4 * g + j}u`;
-    const value = variant.accumulate ? `c[${index}] + acc${i}_${g}[${j}]` : `acc${i}_${g}[${j}]`;
-    return `    if (col0 + ${4 * g + j}u < p.N) { c[${index}] = ${value}; }`;
+    return `    if (col0 + ${4 * g + j}u < p.N) { ${storeStatement(variant, index, `acc${i}_${g}[${j}]`)} }`;
   };
   return lines(rows, (i) => `  if (row0 + ${i}u < p.M) {\n${lines(groups, (g) => lines(4, (j) => store(i, g, j)))}\n  }`);
 }
@@ -174,10 +214,14 @@ function storeScalarColumns(variant: MatmulVariant, rows: number, groups: number
 function storeVec4Columns(variant: MatmulVariant, rows: number, groups: number, row: (i: number) => string): string {
   const store = (i: number, g: number) => {
     const index = `cBase + (${row(i)}) * N4 + col0 + ${g}u`;
-    const value = variant.accumulate ? `c[${index}] + acc${i}_${g}` : `acc${i}_${g}`;
-    return `    if (col0 + ${g}u < N4) { c[${index}] = ${value}; }`;
+    return `    if (col0 + ${g}u < N4) { ${storeStatement(variant, index, `acc${i}_${g}`)} }`;
   };
   return lines(rows, (i) => `  if (${row(i)} < p.M) {\n${lines(groups, (g) => store(i, g))}\n  }`);
+}
+
+/** rowSums[row] += sum for each (row, sum), by the invocation whose columns start at 0, rows past M skipped. */
+function addRowSums(rows: [string, string][]): string {
+  return `  if (gid.x == 0u) {\n${rows.map(([row, sum]) => `    if (${row} < p.M) { rowSums[${row}] += ${sum}; }`).join('\n')}\n  }`;
 }
 
 function scalarWgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
@@ -203,6 +247,7 @@ function scalarWgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
 ${lines(R, (i) => `  let m${i} = min(row0 + ${i}u, p.M - 1u);`)}
 ${lines(4 * G, (j) => `  let n${j} = min(col0 + ${j}u, p.N - 1u);`)}
 ${declareAccumulators(R, G, biasInit)}
+${variant.rowSums ? lines(R, (i) => `  var sumA${i} = 0.0;`) : ''}
   for (var k = 0u; k < p.K; k++) {
 ${lines(R, (i) => `    let a${i} = a[aBase + ${aIndex(`m${i}`, 'k')}];`)}
 ${lines(
@@ -213,8 +258,10 @@ ${lines(
       .join(', ')});`,
 )}
 ${lines(R, (i) => lines(G, (g) => `    acc${i}_${g} += a${i} * b${g};`))}
+${variant.rowSums ? lines(R, (i) => `    sumA${i} += a${i};`) : ''}
   }
 ${storeScalarColumns(variant, R, G)}
+${variant.rowSums ? addRowSums(range(R).map((i) => [`row0 + ${i}u`, `sumA${i}`])) : ''}
 }
 `;
 }
@@ -304,6 +351,7 @@ ${
 }
 ${lines(G, (g) => `  let n${g} = min(col0 + ${g}u, N4 - 1u);`)}
 ${declareAccumulators(4 * Q, G, (g) => (variant.bias ? `bias[n${g}]` : 'vec4f(0.0)'))}
+${variant.rowSums ? lines(Q, (q) => `  var sumA${q} = vec4f(0.0);`) : ''}
   for (var k = 0u; k < p.K; k++) {
 ${
   variant.shareRows
@@ -312,8 +360,10 @@ ${
 }
 ${lines(G, (g) => `    let b${g} = b[bBase + k * N4 + n${g}];`)}
 ${lines(Q, (q) => lines(4, (s) => lines(G, (g) => outer(q, s, g))))}
+${variant.rowSums ? lines(Q, (q) => `    sumA${q} += a${q};`) : ''}
   }
 ${storeVec4Columns(variant, 4 * Q, G, (i) => `row0 + ${i}u`)}
+${variant.rowSums ? addRowSums(range(4 * Q).map((i) => [`row0 + ${i}u`, `sumA${Math.floor(i / 4)}.${'xyzw'[i % 4]}`])) : ''}
 }
 `;
 }
