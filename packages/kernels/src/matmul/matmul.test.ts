@@ -103,7 +103,8 @@ describe('matmul on the GPU against the float64 reference', () => {
       const b = gpu.upload(r.uniformArray(batch * K * N));
       const c = gpu.upload(r.uniformArray(batch * M * N));
       const biasT = gpu.upload(r.uniformArray(N));
-      const variant = { layout, bias, accumulate, vec4: true, ...(shareRows ? { shareRows } : {}) };
+      const aligned = layout === 'nt' && N % 4 === 0 ? { alignedColumns: true } : {};
+      const variant = { layout, bias, accumulate, vec4: true, ...aligned, ...(shareRows ? { shareRows } : {}) };
       const pipeline = gpu.pipeline(matmulWgsl(variant, blocking), 'main', `matmul_test_${layout}_${blocking.rows}_${shareRows}`);
       const bindings = [a, b, c, gpu.uniform([M, K, N, batch]), ...(bias ? [biasT] : [])];
       const tile = matmulTile(blocking);
@@ -118,6 +119,7 @@ describe('matmul on the GPU against the float64 reference', () => {
       ['nt', { M: 37, K: 28, N: 45, batch: 1 }, true, true],
       ['nt', { M: 3, K: 4, N: 1, batch: 3 }, false, false],
       ['nt', { M: 129, K: 12, N: 70, batch: 1 }, true, false],
+      ['nt', { M: 37, K: 28, N: 44, batch: 2 }, true, true], // aligned columns: vec4 stores
       ['tn', { M: 36, K: 23, N: 44, batch: 1 }, true, true],
       ['tn', { M: 132, K: 9, N: 68, batch: 2 }, false, false],
       ['tn', { M: 4, K: 1, N: 4, batch: 1 }, false, true],
@@ -136,6 +138,8 @@ describe('matmul on the GPU against the float64 reference', () => {
     await check({ M: 9, K: 13, N: 11, batch: 4, layout: 'nt' });
     await check({ M: 8, K: 16, N: 12, batch: 3 });
     await check({ M: 9, K: 12, N: 7, batch: 3, layout: 'nt' }, true, true);
+    await check({ M: 9, K: 12, N: 12, batch: 3, layout: 'nt' }, true, true); // aligned columns, vec4 stores
+    await check({ M: 13, K: 8, N: 28, layout: 'nt' }, true);
     await check({ M: 8, K: 5, N: 12, batch: 2, layout: 'tn' }, true);
   });
 

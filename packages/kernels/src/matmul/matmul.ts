@@ -52,7 +52,8 @@ export function chooseMatmulVariant(shape: MatmulShape, hasBias: boolean, accumu
   const fits = layout === 'nn' ? K % 4 === 0 && N % 4 === 0 : layout === 'nt' ? K % 4 === 0 : M % 4 === 0 && N % 4 === 0;
   const vec4 = K > 0 && fits;
   const shareRows = quadSubgroups && vec4 && N >= SHARED_ROWS_MIN_N;
-  return { layout, bias: hasBias, accumulate, vec4, ...(shareRows ? { shareRows } : {}) };
+  const alignedColumns = vec4 && layout === 'nt' && N % 4 === 0;
+  return { layout, bias: hasBias, accumulate, vec4, ...(shareRows ? { shareRows } : {}), ...(alignedColumns ? { alignedColumns } : {}) };
 }
 
 /** Records C (+)= op(A)·op(B) (+ bias) into `rec`. */

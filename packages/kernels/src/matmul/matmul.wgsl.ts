@@ -43,6 +43,11 @@ export interface MatmulVariant {
    * component and a broadcast almost nothing.
    */
   shareRows?: boolean;
+  /**
+   * nt vec4 path with N % 4 == 0: C (and bias, addend, act, pre) are read and written as vec4, four
+   * columns a store instead of one; ragged N keeps scalar stores.
+   */
+  alignedColumns?: boolean;
   /** C = … + addend (a tensor of C's shape); see the header. */
   addend?: boolean;
   /** 'value': also act = gelu(C); 'slope': C = … · gelu'(pre). Not with accumulate. */
@@ -99,6 +104,7 @@ export function canShareRows(variant: Pick<MatmulVariant, 'layout' | 'vec4'>, bl
 
 function checkBlocking(variant: MatmulVariant, blocking: MatmulBlocking): void {
   const { rows, cols, workgroup } = blocking;
+  if (variant.alignedColumns && !(variant.vec4 && variant.layout === 'nt')) throw new RangeError('matmul: alignedColumns is a choice of the nt vec4 path');
   const ok = (n: number, max: number) => Number.isInteger(n) && n >= 1 && n <= max;
   if (!ok(rows, 16) || !ok(cols, 16) || cols % 4 !== 0 || !ok(workgroup[0], 256) || !ok(workgroup[1], 256) || workgroup[0] * workgroup[1] > 256) {
     throw new RangeError(`matmul: blocking ${JSON.stringify(blocking)} needs rows 1–16, cols a multiple of 4 up to 16 and at most 256 invocations`);
@@ -210,11 +216,11 @@ function storeScalarColumns(variant: MatmulVariant, rows: number, groups: number
   return lines(rows, (i) => `  if (row0 + ${i}u < p.M) {\n${lines(groups, (g) => lines(4, (j) => store(i, g, j)))}\n  }`);
 }
 
-/** Stores for C viewed as vec4 [M, N/4]: vec4 columns cv{g}, masked per row and vec4 column. */
-function storeVec4Columns(variant: MatmulVariant, rows: number, groups: number, row: (i: number) => string): string {
+/** Stores for C viewed as vec4 [M, N/4]: vec4 columns `column` + g, masked per row and vec4 column. */
+function storeVec4Columns(variant: MatmulVariant, rows: number, groups: number, row: (i: number) => string, column = 'col0'): string {
   const store = (i: number, g: number) => {
-    const index = `cBase + (${row(i)}) * N4 + col0 + ${g}u`;
-    return `    if (col0 + ${g}u < N4) { ${storeStatement(variant, index, `acc${i}_${g}`)} }`;
+    const index = `cBase + (${row(i)}) * N4 + ${column} + ${g}u`;
+    return `    if (${column} + ${g}u < N4) { ${storeStatement(variant, index, `acc${i}_${g}`)} }`;
   };
   return lines(rows, (i) => `  if (${row(i)} < p.M) {\n${lines(groups, (g) => store(i, g))}\n  }`);
 }
@@ -302,20 +308,24 @@ function ntVec4Wgsl(variant: MatmulVariant, blocking: MatmulBlocking): string {
     `vec4f(${range(4)
       .map((j) => `dot(a${i}, b${4 * g + j})`)
       .join(', ')})`;
+  // Aligned, C is [M, N/4] vec4 and a group of four columns is wholly inside or past the edge.
+  const aligned = variant.alignedColumns === true;
   const biasInit = (g: number) =>
-    variant.bias
-      ? `vec4f(${range(4)
-          .map((j) => `bias[n${4 * g + j}]`)
-          .join(', ')})`
-      : 'vec4f(0.0)';
-  return /* wgsl */ `${header(variant, blocking, { ab: 'vec4f', c: 'f32' })}
+    !variant.bias
+      ? 'vec4f(0.0)'
+      : aligned
+        ? `bias[min(col0 / 4u + ${g}u, N4 - 1u)]`
+        : `vec4f(${range(4)
+            .map((j) => `bias[n${4 * g + j}]`)
+            .join(', ')})`;
+  return /* wgsl */ `${header(variant, blocking, { ab: 'vec4f', c: aligned ? 'vec4f' : 'f32' })}
   let K4 = p.K / 4u;
   let row0 = gid.y * ${R}u;
   let col0 = gid.x * ${4 * G}u;
 ${skipPastEdge(variant, 'row0 >= p.M', (x) => `${x} * ${4 * G}u >= p.N`)}
   let aBase = gid.z * p.M * K4;
   let bBase = gid.z * p.N * K4;
-  let cBase = gid.z * p.M * p.N;
+  let cBase = gid.z * p.M * p.N${aligned ? ' / 4u;\n  let N4 = p.N / 4u' : ''};
 ${rowsOfA(variant, R)}
 ${lines(4 * G, (j) => `  let n${j} = min(col0 + ${j}u, p.N - 1u);`)}
 ${declareAccumulators(R, G, biasInit)}
@@ -324,7 +334,7 @@ ${loadRowsOfA(variant, R, (m) => `aBase + ${m} * K4 + k4`)}
 ${lines(4 * G, (j) => `    let b${j} = b[bBase + n${j} * K4 + k4];`)}
 ${lines(R, (i) => lines(G, (g) => `    acc${i}_${g} += ${dots(i, g)};`))}
   }
-${storeScalarColumns(variant, R, G)}
+${aligned ? storeVec4Columns(variant, R, G, (i) => `row0 + ${i}u`, 'col0 / 4u') : storeScalarColumns(variant, R, G)}
 }
 `;
 }
