@@ -91,8 +91,8 @@ export function recordLayerNormBackward(rec: Recorder, gpu: Gpu, t: LayerNormBac
   const input = gpu.pipeline(layerNormBackwardInputWgsl(vec4), 'main', vec4 ? 'layernorm_backward_input_vec4' : 'layernorm_backward_input');
   rec.dispatch(input, [t.x, t.weight, t.dout, t.stats, t.dinp, p], ...gridFor(gpu, rows, 64));
   const workgroup = columnWorkgroupSize(gpu);
-  const weights = gpu.pipeline(layerNormBackwardParamsWgsl(workgroup), 'main', 'layernorm_backward_params');
-  rec.dispatch(weights, [t.x, t.dout, t.stats, t.dweight, t.dbias, p], ceilDiv(D, workgroup));
+  const weights = gpu.pipeline(layerNormBackwardParamsWgsl(workgroup, vec4), 'main', vec4 ? 'layernorm_backward_params_vec4' : 'layernorm_backward_params');
+  rec.dispatch(weights, [t.x, t.dout, t.stats, t.dweight, t.dbias, p], ceilDiv(vec4 ? D / 4 : D, workgroup));
 }
 
 /** Host API: LayerNorm of `x` [rows, D]; returns the output and the saved stats [2, rows]. */

@@ -16,7 +16,7 @@
 // zeroed once per step), as in llm.c. The variance is two-pass (subtract the mean first) so rows
 // with a large offset keep their precision. Forward and dinp use one invocation per row, looping
 // over D with no barriers (SwiftShader, docs/design.md §5); the parameter gradients are a second dispatch
-// with one invocation per feature adding its rows in order (deterministic; a barrier tree over rows
+// with one invocation per feature (or four, as a vec4) adding its rows in order (deterministic; a barrier tree over rows
 // was 3–14× slower on SwiftShader, see bias.wgsl.ts).
 
 import { flatIndexWgsl } from '../gpu/grid.ts';
@@ -101,25 +101,31 @@ ${rowEntry(vec4)}
 `;
 }
 
-/** dweight, dbias: one invocation per column; `workgroup` invocations per workgroup (gpu/column-workgroup.ts). */
-export const layerNormBackwardParamsWgsl = (workgroup = 64): string => /* wgsl */ `
+/**
+ * dweight, dbias: one invocation per column, or with vec4 per four columns (D % 4 == 0: a quarter of
+ * the loads, each a vec4); `workgroup` invocations per workgroup (gpu/column-workgroup.ts). Rows are
+ * added in order either way, so both give the same sums.
+ */
+export const layerNormBackwardParamsWgsl = (workgroup = 64, vec4 = false): string => /* wgsl */ `
 ${PARAMS}
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read> dout: array<f32>;
+alias T = ${vec4 ? 'vec4f' : 'f32'};
+@group(0) @binding(0) var<storage, read> x: array<T>;
+@group(0) @binding(1) var<storage, read> dout: array<T>;
 @group(0) @binding(2) var<storage, read> stats: array<f32>;
-@group(0) @binding(3) var<storage, read_write> dweight: array<f32>;
-@group(0) @binding(4) var<storage, read_write> dbias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> dweight: array<T>;
+@group(0) @binding(4) var<storage, read_write> dbias: array<T>;
 @group(0) @binding(5) var<uniform> p: Params;
 
 @compute @workgroup_size(${workgroup})
 fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let width = p.D${vec4 ? ' / 4u' : ''};
   let d = gid.x;
-  if (d >= p.D) { return; }
-  var weightSum = 0.0;
-  var biasSum = 0.0;
+  if (d >= width) { return; }
+  var weightSum = T(0.0);
+  var biasSum = T(0.0);
   for (var r = 0u; r < p.rows; r++) {
-    let g = dout[r * p.D + d];
-    weightSum += g * (x[r * p.D + d] - stats[r]) * stats[p.rows + r];
+    let g = dout[r * width + d];
+    weightSum += g * (x[r * width + d] - stats[r]) * stats[p.rows + r];
     biasSum += g;
   }
   dweight[d] += weightSum;
