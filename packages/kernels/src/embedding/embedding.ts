@@ -1,11 +1,11 @@
 // Launchers and host API for the token + position embedding (shapes and math in embedding.wgsl.ts).
 
-import { columnWorkgroupSize } from '../gpu/column-workgroup.ts';
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
+import { ceilDiv } from '../gpu/wgsl.ts';
 import { checkLength, checkSizes, checkTensor } from '../util/checks.ts';
-import { EMBEDDING_BACKWARD_WPE_WGSL, EMBEDDING_FORWARD_WGSL, embeddingBackwardWteWgsl } from './embedding.wgsl.ts';
+import { EMBEDDING_BACKWARD_WPE_WGSL, EMBEDDING_BACKWARD_WTE_WGSL, EMBEDDING_FORWARD_WGSL } from './embedding.wgsl.ts';
 
 export interface EmbeddingShape {
   B: number;
@@ -73,10 +73,8 @@ export function recordEmbeddingBackward(rec: Recorder, gpu: Gpu, t: EmbeddingBac
   checkTensor(k, 'dwte', t.dwte, V * D);
   checkPositions(k, 'dwpe', t.dwpe, shape);
   const params = gpu.uniform([B, T, D, V]);
-  const vec4 = D % 4 === 0;
-  const workgroup = columnWorkgroupSize(gpu);
-  const wte = gpu.pipeline(embeddingBackwardWteWgsl(vec4, workgroup), 'main', vec4 ? 'embedding_backward_wte_vec4' : 'embedding_backward_wte');
-  rec.dispatch(wte, [t.tokens, t.dx, t.dwte, params], ...gridFor(gpu, V * (vec4 ? D / 4 : D), workgroup));
+  const wte = gpu.pipeline(EMBEDDING_BACKWARD_WTE_WGSL, 'main', 'embedding_backward_wte');
+  rec.dispatch(wte, [t.tokens, t.dx, t.dwte, params], ceilDiv(V, 64));
   const wpe = gpu.pipeline(EMBEDDING_BACKWARD_WPE_WGSL, 'main', 'embedding_backward_wpe');
   rec.dispatch(wpe, [t.dx, t.dwpe, params], ...gridFor(gpu, T * D, 64));
 }

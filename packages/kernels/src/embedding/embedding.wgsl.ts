@@ -15,8 +15,8 @@
 // (e.g. 0xFFFFFFFF) serve as padding and never reads past wte.
 //
 // The backward is deterministic without float atomics (WGSL has none): one invocation owns each
-// (v, column) of dwte, scans all B·T token ids and adds each matching position's dx into it, in
-// position order; one invocation owns each (t, d) of dwpe and adds over b in order. Cost of dwte:
+// row v of dwte, scans all B·T token ids and adds each matching position's dx row into its own row,
+// in position order; one invocation owns each (t, d) of dwpe and adds over b in order. Cost of dwte:
 // V·B·T id reads plus B·T·D adds, e.g. V = 128, B·T = 1024, D = 64: 131k reads, 65k adds — fine for
 // character vocabularies (V ≤ 128) but only V invocations of parallelism; a large vocabulary wants a
 // sorted (token → positions) index instead. Measured on SwiftShader (loaded), B·T = 256, V = 96,
@@ -50,38 +50,24 @@ ${entry('p.B * p.T * p.D')}
 }
 `;
 
-/**
- * dwte: one invocation per (v, column), a column being four features (vec4, D % 4 == 0) or one; it
- * scans every token id and adds the matching positions' dx in position order, so the sums are the
- * same whatever the column width. `workgroup` invocations per workgroup (gpu/column-workgroup.ts).
- * With one invocation per row v (V = 13: one workgroup on one core, every lane's D loop running
- * under the others' masks) it took 0.34–0.40 ms of a 25 ms tiny-GPT step on SwiftShader.
- */
-export function embeddingBackwardWteWgsl(vec4: boolean, workgroup = 64): string {
-  const T = vec4 ? 'vec4f' : 'f32';
-  return /* wgsl */ `
+export const EMBEDDING_BACKWARD_WTE_WGSL = /* wgsl */ `
 ${PARAMS}
 @group(0) @binding(0) var<storage, read> tokens: array<u32>;
-@group(0) @binding(1) var<storage, read> dx: array<${T}>;
-@group(0) @binding(2) var<storage, read_write> dwte: array<${T}>;
+@group(0) @binding(1) var<storage, read> dx: array<f32>;
+@group(0) @binding(2) var<storage, read_write> dwte: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-${flatIndexWgsl(workgroup)}
-@compute @workgroup_size(${workgroup})
-fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let i = flatIndex(gid, nwg);
-  let columns = p.D${vec4 ? ' / 4u' : ''};
-  let v = i / columns;
-  let c = i % columns;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid: vec3u) {
+  let v = gid.x;
   if (v >= p.V) { return; }
-  var sum = dwte[v * columns + c];
   for (var bt = 0u; bt < p.B * p.T; bt++) {
-    if (tokens[bt] == v) { sum += dx[bt * columns + c]; }
+    if (tokens[bt] == v) {
+      for (var d = 0u; d < p.D; d++) { dwte[v * p.D + d] += dx[bt * p.D + d]; }
+    }
   }
-  dwte[v * columns + c] = sum;
 }
 `;
-}
 
 export const EMBEDDING_BACKWARD_WPE_WGSL = /* wgsl */ `
 ${PARAMS}
