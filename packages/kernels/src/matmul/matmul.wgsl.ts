@@ -8,8 +8,10 @@
 //   layout 'tn': A[batch, K, M], B[batch, K, N]   C = Aᵀ·B   (a Linear's dW = doutᵀ · inp, K = B·T)
 // With `accumulate` the kernel adds to C instead of overwriting it (gradient accumulation).
 //
-// Epilogues fuse the elementwise kernel that would follow into the store, saving its dispatch (~60 µs
-// apiece on SwiftShader, even when it has nothing to do) and a pass over C:
+// Epilogues fuse the elementwise kernel that would follow into the store, saving its dispatch, its
+// pass over C and, in the GPT, three activation buffers per layer. On SwiftShader the training step
+// timed the same with and without them (the time is in the arithmetic, not between dispatches;
+// docs/experiments.md, 2026-12-04); a GPU's memory traffic is what they save:
 //   addend       C = op(A)·op(B) (+ bias) + addend          the residual stream: mid = x + attn·projᵀ + b
 //   gelu value   C as above, and act = gelu(C)              the MLP forward keeps both for its backward
 //   gelu slope   C = (op(A)·op(B) (+ bias)) · gelu'(pre)    the MLP backward: dfc = (dh · fc2w) ⊙ gelu'(fc)
