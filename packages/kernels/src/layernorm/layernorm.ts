@@ -6,7 +6,7 @@ import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { ceilDiv, f32Bits } from '../gpu/wgsl.ts';
 import { checkLength, checkSizes, checkTensor } from '../util/checks.ts';
-import { layerNormBackwardInputWgsl, layerNormBackwardParamsWgsl, layerNormForwardWgsl } from './layernorm.wgsl.ts';
+import { LAYERNORM_BACKWARD_INPUT_WGSL, LAYERNORM_FORWARD_WGSL, layerNormBackwardParamsWgsl } from './layernorm.wgsl.ts';
 
 /** GPT-2's LayerNorm ε. */
 export const LAYERNORM_EPS = 1e-5;
@@ -54,11 +54,6 @@ function checkShape(kernel: string, shape: LayerNormShape, eps: number): void {
   if (!(eps > 0 && Number.isFinite(eps))) throw new RangeError(`${kernel}: eps must be a positive finite number, got ${eps}`);
 }
 
-/** The row kernels take whole vec4 rows when D allows (layernorm.wgsl.ts). */
-function rowsAsVec4(D: number): boolean {
-  return D % 4 === 0;
-}
-
 function params(gpu: Gpu, shape: LayerNormShape, eps: number): GPUBuffer {
   return gpu.uniform([shape.rows, shape.D, f32Bits(eps)]);
 }
@@ -73,8 +68,7 @@ export function recordLayerNormForward(rec: Recorder, gpu: Gpu, t: LayerNormForw
   checkTensor(k, 'bias', t.bias, D);
   checkTensor(k, 'out', t.out, rows * D);
   checkTensor(k, 'stats', t.stats, 2 * rows);
-  const vec4 = rowsAsVec4(D);
-  const pipeline = gpu.pipeline(layerNormForwardWgsl(vec4), 'main', vec4 ? 'layernorm_forward_vec4' : 'layernorm_forward');
+  const pipeline = gpu.pipeline(LAYERNORM_FORWARD_WGSL, 'main', 'layernorm_forward');
   rec.dispatch(pipeline, [t.x, t.weight, t.bias, t.out, t.stats, params(gpu, shape, eps)], ...gridFor(gpu, rows, 64));
 }
 
@@ -87,10 +81,11 @@ export function recordLayerNormBackward(rec: Recorder, gpu: Gpu, t: LayerNormBac
   for (const name of ['weight', 'dweight', 'dbias'] as const) checkTensor(k, name, t[name], D);
   checkTensor(k, 'stats', t.stats, 2 * rows);
   const p = params(gpu, shape, LAYERNORM_EPS);
-  const vec4 = rowsAsVec4(D);
-  const input = gpu.pipeline(layerNormBackwardInputWgsl(vec4), 'main', vec4 ? 'layernorm_backward_input_vec4' : 'layernorm_backward_input');
+  const input = gpu.pipeline(LAYERNORM_BACKWARD_INPUT_WGSL, 'main', 'layernorm_backward_input');
   rec.dispatch(input, [t.x, t.weight, t.dout, t.stats, t.dinp, p], ...gridFor(gpu, rows, 64));
   const workgroup = columnWorkgroupSize(gpu);
+  // The parameter gradients take four features an invocation when D allows (layernorm.wgsl.ts).
+  const vec4 = D % 4 === 0;
   const weights = gpu.pipeline(layerNormBackwardParamsWgsl(workgroup, vec4), 'main', vec4 ? 'layernorm_backward_params_vec4' : 'layernorm_backward_params');
   rec.dispatch(weights, [t.x, t.dout, t.stats, t.dweight, t.dbias, p], ceilDiv(vec4 ? D / 4 : D, workgroup));
 }

@@ -22,84 +22,67 @@
 import { flatIndexWgsl } from '../gpu/grid.ts';
 
 const PARAMS = 'struct Params { rows: u32, D: u32, eps: f32 }';
-
-/**
- * The row kernels read and write a row as f32 or, when D % 4 == 0, as vec4f (`alias T`): a lane's
- * row is not contiguous with its neighbours', so every scalar load is a gather, and on SwiftShader
- * one vec4 gather costs about what one scalar gather does (GELU went 2.5× faster as vec4). Sums are
- * kept per component and added across at the end (`total`), so the vec4 kernels add in another
- * order than the scalar ones: the same values to rounding.
- */
-function rowEntry(vec4: boolean): string {
-  return `${flatIndexWgsl(64)}
-alias T = ${vec4 ? 'vec4f' : 'f32'};
-fn total(v: T) -> f32 { return ${vec4 ? 'v.x + v.y + v.z + v.w' : 'v'}; }
+const ROW_ENTRY = `${flatIndexWgsl(64)}
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let r = flatIndex(gid, nwg);
   if (r >= p.rows) { return; }
-  let width = p.D${vec4 ? ' / 4u' : ''};
-  let base = r * width;`;
-}
+  let base = r * p.D;`;
 
-export function layerNormForwardWgsl(vec4: boolean): string {
-  return /* wgsl */ `
+export const LAYERNORM_FORWARD_WGSL = /* wgsl */ `
 ${PARAMS}
-@group(0) @binding(0) var<storage, read> x: array<${vec4 ? 'vec4f' : 'f32'}>;
-@group(0) @binding(1) var<storage, read> weight: array<${vec4 ? 'vec4f' : 'f32'}>;
-@group(0) @binding(2) var<storage, read> bias: array<${vec4 ? 'vec4f' : 'f32'}>;
-@group(0) @binding(3) var<storage, read_write> out: array<${vec4 ? 'vec4f' : 'f32'}>;
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read> weight: array<f32>;
+@group(0) @binding(2) var<storage, read> bias: array<f32>;
+@group(0) @binding(3) var<storage, read_write> out: array<f32>;
 @group(0) @binding(4) var<storage, read_write> stats: array<f32>;
 @group(0) @binding(5) var<uniform> p: Params;
 
-${rowEntry(vec4)}
-  var sum = T(0.0);
-  for (var d = 0u; d < width; d++) { sum += x[base + d]; }
-  let mean = total(sum) / f32(p.D);
-  var squares = T(0.0);
-  for (var d = 0u; d < width; d++) {
+${ROW_ENTRY}
+  var sum = 0.0;
+  for (var d = 0u; d < p.D; d++) { sum += x[base + d]; }
+  let mean = sum / f32(p.D);
+  var squares = 0.0;
+  for (var d = 0u; d < p.D; d++) {
     let centred = x[base + d] - mean;
     squares += centred * centred;
   }
-  let rstd = inverseSqrt(total(squares) / f32(p.D) + p.eps);
-  for (var d = 0u; d < width; d++) {
+  let rstd = inverseSqrt(squares / f32(p.D) + p.eps);
+  for (var d = 0u; d < p.D; d++) {
     out[base + d] = (x[base + d] - mean) * rstd * weight[d] + bias[d];
   }
   stats[r] = mean;
   stats[p.rows + r] = rstd;
 }
 `;
-}
 
-export function layerNormBackwardInputWgsl(vec4: boolean): string {
-  return /* wgsl */ `
+export const LAYERNORM_BACKWARD_INPUT_WGSL = /* wgsl */ `
 ${PARAMS}
-@group(0) @binding(0) var<storage, read> x: array<${vec4 ? 'vec4f' : 'f32'}>;
-@group(0) @binding(1) var<storage, read> weight: array<${vec4 ? 'vec4f' : 'f32'}>;
-@group(0) @binding(2) var<storage, read> dout: array<${vec4 ? 'vec4f' : 'f32'}>;
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read> weight: array<f32>;
+@group(0) @binding(2) var<storage, read> dout: array<f32>;
 @group(0) @binding(3) var<storage, read> stats: array<f32>;
-@group(0) @binding(4) var<storage, read_write> dinp: array<${vec4 ? 'vec4f' : 'f32'}>;
+@group(0) @binding(4) var<storage, read_write> dinp: array<f32>;
 @group(0) @binding(5) var<uniform> p: Params;
 
-${rowEntry(vec4)}
+${ROW_ENTRY}
   let mean = stats[r];
   let rstd = stats[p.rows + r];
-  var gSum = T(0.0);
-  var gNormSum = T(0.0);
-  for (var d = 0u; d < width; d++) {
+  var gSum = 0.0;
+  var gNormSum = 0.0;
+  for (var d = 0u; d < p.D; d++) {
     let g = weight[d] * dout[base + d];
     gSum += g;
     gNormSum += g * (x[base + d] - mean) * rstd;
   }
-  let gMean = total(gSum) / f32(p.D);
-  let gNormMean = total(gNormSum) / f32(p.D);
-  for (var d = 0u; d < width; d++) {
+  let gMean = gSum / f32(p.D);
+  let gNormMean = gNormSum / f32(p.D);
+  for (var d = 0u; d < p.D; d++) {
     let norm = (x[base + d] - mean) * rstd;
     dinp[base + d] += rstd * (weight[d] * dout[base + d] - gMean - norm * gNormMean);
   }
 }
 `;
-}
 
 /**
  * dweight, dbias: one invocation per column, or with vec4 per four columns (D % 4 == 0: a quarter of
