@@ -12,9 +12,12 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, WEBGPU_FLAGS } from '../support/chromium.ts';
 import { LONG_TASK_PROBE, readProbe, resetProbe } from './support/probe.ts';
+import { savedCheckpointPosition } from './support/saved-checkpoint.ts';
 import { type BuiltApp, buildAndServe } from './support/web-app.ts';
 
-const SFT_STEPS = 200;
+// Long enough that the first checkpoint (3 s in) lands mid-SFT on a machine several times faster
+// than this one (~32 steps/s here, so step ~100; CI's machine once finished 200 before a fixed 4.5 s wait).
+const SFT_STEPS = 600;
 const SETS = [`sft.steps=${SFT_STEPS}`, 'rl.iterations=3', 'eval.interval=0', 'eval.heldOutSize=20', 'eval.oodSize=10', 'checkpoint.interval=0'];
 
 let app: BuiltApp;
@@ -87,20 +90,29 @@ describe('a live run’s honest state', () => {
   });
 
   it('a reload mid-SFT shows where the run stopped and resumes it from its checkpoint', async () => {
-    // A checkpoint goes to IndexedDB every 3 s while training (engine/live-run.ts).
-    await page.waitForTimeout(4500);
+    // A checkpoint goes to IndexedDB every 3 s while training (engine/live-run.ts): reload once the
+    // first is saved, wherever the run is by then on this machine.
+    const checkpointedInSft = async () => {
+      const saved = await savedCheckpointPosition(page);
+      return saved?.phase === 'sft' && saved.step > 0;
+    };
+    await expect.poll(checkpointedInSft, { timeout: 30_000, interval: 100 }).toBe(true);
     const before = await sftStep();
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(SFT_STEPS);
     const probe = await readProbe(page);
-    console.log(`[perf] during SFT: longest main-thread task ${probe.longestTask.toFixed(0)} ms, longest frame gap ${probe.longestGap.toFixed(0)} ms`);
+    console.log(
+      `[perf] reloading at SFT step ${before} of ${SFT_STEPS}, after its first checkpoint; during SFT: longest main-thread task ${probe.longestTask.toFixed(0)} ms, longest frame gap ${probe.longestGap.toFixed(0)} ms`,
+    );
     await page.reload();
     await page.getByRole('tab', { name: 'Dashboard' }).click();
     await expect.poll(() => page.getByTestId('run-badge').getAttribute('data-state'), { timeout: 20_000 }).toBe('interrupted');
     expect(await liveState()).toBe('idle'); // nothing trains in this tab now
     const why = (await page.getByTestId('run-why').textContent()) ?? '';
     expect(why).toMatch(
-      /^Stopped at SFT step \d+ of 200\. The page was reloaded or closed while it trained\. Resume continues from its checkpoint at SFT step \d+ of 200\.$/,
+      new RegExp(
+        `^Stopped at SFT step \\d+ of ${SFT_STEPS}\\. The page was reloaded or closed while it trained\\. Resume continues from its checkpoint at SFT step \\d+ of ${SFT_STEPS}\\.$`,
+      ),
     );
     const checkpointStep = Number(/checkpoint at SFT step (\d+)/.exec(why)![1]);
     expect(checkpointStep).toBeGreaterThan(0);
