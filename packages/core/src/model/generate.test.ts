@@ -77,30 +77,35 @@ describe('KV-cache generation on the GPU', () => {
 // Reusing the KV cache across calls (cached-rows.ts) must not change a token or a log-prob: every
 // call runs on two Generators of one model, one reusing the cache and one re-feeding every context
 // from position 0, and their rows must be identical (bit for bit: the decode kernels compute each
-// row independently of the batch and of what the other rows do).
+// row independently of the batch and of what the other rows do). Prefill passes must not either:
+// with them on, a third Generator feeds every context one position per step, and it must agree too.
 describe('KV cache kept across calls', () => {
   const turnConfig: GptConfig = { vocabSize: 16, contextLength: 64, layers: 2, heads: 2, width: 32, head: 'lm' };
   const OBSERVATION = [13, 14, 15];
 
-  async function pair() {
+  async function pair({ prefill = true } = {}) {
     const gpu = await testGpu();
     const w = initParameters(parameterLayout(turnConfig), turnConfig.layers, 9).map((x) => x * 8);
     const model = Gpt.fromWeights(gpu, turnConfig, w, 'reuse');
-    const reuse = new Generator(model);
-    const fresh = new Generator(model, { reuseKv: false });
-    /** Runs one call on both, checks they agree, and returns the rows and how many dispatches each took. */
+    const reuse = new Generator(model, { prefill });
+    const fresh = new Generator(model, { reuseKv: false, prefill });
+    const stepwise = prefill ? new Generator(model, { reuseKv: false, prefill: false }) : undefined;
+    /** Runs one call on each, checks they agree, and returns the rows and how many dispatches the pair's two took. */
     const call = async (contexts: number[][], budgets: number[], keys: (readonly [number, number])[], seed = 5) => {
       const options: SamplingOptions = { temperature: 1, topK: 0, seed, stream: 2, keys };
       const before = gpu.stats.dispatches;
       const a = await reuse.generate(contexts, budgets, options);
       const mid = gpu.stats.dispatches;
       const b = await fresh.generate(contexts, budgets, options);
+      const after = gpu.stats.dispatches;
       expect(a).toEqual(b);
-      return { rows: a, reuseDispatches: mid - before, freshDispatches: gpu.stats.dispatches - mid };
+      if (stepwise) expect(a).toEqual(await stepwise.generate(contexts, budgets, options));
+      return { rows: a, reuseDispatches: mid - before, freshDispatches: after - mid };
     };
     const dispose = () => {
       reuse.destroy();
       fresh.destroy();
+      stepwise?.destroy();
       model.destroy();
     };
     return { call, reuse, dispose };
@@ -110,7 +115,8 @@ describe('KV cache kept across calls', () => {
   const nextTurn = (ctx: number[], row: GeneratedRow, keep: number) => [...ctx, ...row.ids.slice(0, keep), ...OBSERVATION];
 
   it('multi-turn: each turn feeds only its new tokens and samples exactly what a full re-prefill samples', async () => {
-    const { call, dispose } = await pair();
+    // One position per step, so that dispatches count the positions fed.
+    const { call, dispose } = await pair({ prefill: false });
     try {
       let contexts = [
         [1, 2, 3, 4],
@@ -140,6 +146,33 @@ describe('KV cache kept across calls', () => {
     }
   });
 
+  it('prefill passes feed a long context in a few passes, not a step per position, and sample what stepping samples', async () => {
+    const gpu = await testGpu();
+    const w = initParameters(parameterLayout(turnConfig), turnConfig.layers, 4).map((x) => x * 8);
+    const model = Gpt.fromWeights(gpu, turnConfig, w, 'prefill');
+    const passes = new Generator(model, { reuseKv: false });
+    const stepwise = new Generator(model, { reuseKv: false, prefill: false });
+    try {
+      const contexts = [Array.from({ length: 40 }, (_, i) => 1 + (i % 15)), [3, 1, 4], Array.from({ length: 23 }, (_, i) => 15 - (i % 15))];
+      const budgets = [3, 6, 1];
+      const options: SamplingOptions = { temperature: 0.9, topK: 0, seed: 12, stream: 1, keys: contexts.map((_, i) => [i, 0] as const) };
+      const before = gpu.stats.dispatches;
+      const a = await passes.generate(contexts, budgets, options);
+      const mid = gpu.stats.dispatches;
+      const b = await stepwise.generate(contexts, budgets, options);
+      expect(a).toEqual(b);
+      // Stepping feeds the longest row's 39 context positions and 3 draws, 42 steps; passes feed 39
+      // positions in 4 passes (32 + 4 + 2 + 1) and then take 6 steps (the longest budget).
+      const stepDispatches = (gpu.stats.dispatches - mid) / 42;
+      expect(Number.isInteger(stepDispatches)).toBe(true);
+      expect(mid - before).toBeLessThanOrEqual(10 * stepDispatches);
+    } finally {
+      passes.destroy();
+      stepwise.destroy();
+      model.destroy();
+    }
+  });
+
   it('rows that join, leave and change places between calls of different sizes still sample as a re-prefill', async () => {
     const { call, dispose } = await pair();
     try {
@@ -161,12 +194,13 @@ describe('KV cache kept across calls', () => {
   });
 
   it('keeps the decode states of the last four batch sizes, however many sizes it has seen, and reuse still holds', async () => {
-    const { call, reuse, dispose } = await pair();
+    // Without prefill passes, whose buffers a state makes by the contexts' lengths, so that states of one size are alike.
+    const { call, reuse, dispose } = await pair({ prefill: false });
     try {
       const gpu = reuse.gpu;
       /** The bytes one decode state of B rows holds: what a fresh Generator allocates for one call of B rows. */
       const stateBytes = async (B: number) => {
-        const probe = new Generator(reuse.model, { reuseKv: false });
+        const probe = new Generator(reuse.model, { reuseKv: false, prefill: false });
         const before = gpu.stats.liveTensorBytes;
         await probe.generate(
           Array.from({ length: B }, () => [1]),

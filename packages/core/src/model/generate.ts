@@ -2,15 +2,19 @@
 //
 // Shape legend:  B rows · Tmax context length · D width · H heads · hd = D/H · V vocab · F = 4D
 //
-// All rows step together, one position per step, each from the first position its cache lacks: 0,
-// or further on for a keyed row continuing a sequence of the last call (the next turn of an
-// episode keeps that call's keys and values: cached-rows.ts). A row still inside its prompt is fed
-// its prompt token (teacher forcing writes its keys and values into the cache), afterwards its own
-// draw. A call takes as many steps as its longest row still has to feed and sample, so a turn
-// costs its new tokens (observation and action), not its whole context.
-// Every step of a call is recorded into one command buffer and the history is read once at the end,
-// so a call costs one submit and one readback however many tokens it samples. Rows keep sampling
-// after their end-of-sequence token; the host cuts each row at <eos>, a stop string or its budget.
+// A row's cache may already hold a prefix of its context: a keyed row continuing a sequence of the
+// last call (the next turn of an episode keeps that call's keys and values: cached-rows.ts). The
+// rest of the context but its last token is prefilled: passes of S positions of every row at once
+// (prefill-chunks.ts), each through the decode kernels with B·S query rows, which write those
+// positions' keys and values and compute exactly what one decode step per position would (same
+// kernels, same sums per row). Then all rows step together, one position per step, from their last
+// context token: each feeds its own draw. A call takes a few prefill passes plus as many steps as
+// its longest budget, so a turn's observation costs passes, not a step per token.
+// Every pass and step of a call is recorded into one command buffer and the history is read once at
+// the end, so a call costs one submit and one readback however many tokens it samples. Rows keep
+// sampling after their end-of-sequence token; the host cuts each row at <eos>, a stop string or its
+// budget. With `prefill: false` the context is fed one position per step (teacher forcing through the
+// decode step), as before prefill passes existed: the bench's peer and the tests' reference.
 //
 // The sampler's counter for a draw is the position it fills, and (seed, stream) come from the caller,
 // so the same seed reproduces the same tokens (kernels/src/sampling). With `keys` (a rollout id and
@@ -33,6 +37,7 @@ import { type AttentionStep, recordBlockForward } from './block.ts';
 import { CachedRows, type CachePlan } from './cached-rows.ts';
 import { LAYER_NORM_EPS } from './config.ts';
 import type { Gpt } from './gpt.ts';
+import { prefillChunks } from './prefill-chunks.ts';
 
 export interface SamplingOptions {
   /** τ: 0 = greedy, else the distribution softmax(logits/τ) the trainer must score with. */
@@ -76,11 +81,27 @@ interface DecodeState {
   input: Tensor; // [B] u32
   pos: Tensor; // [B] u32
   keys: Tensor; // [B, 2] u32
+  /** Activations of prefill passes, by pass length S (rows B·S), made when a pass of that length first runs. */
+  prefill: Map<number, PrefillBuffers>;
+}
+
+/** One prefill pass's activations: a row per (sequence, position), [B·S, …]. */
+interface PrefillBuffers {
+  x: Tensor; // [B·S, D]
+  ln: Tensor; // [B·S, D]
+  stats: Tensor; // [2, B·S]
+  qkv: Tensor; // [B·S, 3D]
+  attn: Tensor; // [B·S, D]
+  mid: Tensor; // [B·S, D]
+  fc: Tensor; // [B·S, F]
+  gelu: Tensor; // [B·S, F]
 }
 
 export interface GeneratorOptions {
   /** Keep keyed rows' KV cache from one call to the next (default on); off re-feeds every context from position 0. */
   reuseKv?: boolean;
+  /** Feed contexts in prefill passes (default on); off feeds them one position per decode step. */
+  prefill?: boolean;
 }
 
 /** Decode states (one per batch size) a Generator keeps between calls. */
@@ -89,12 +110,14 @@ const KEPT_STATES = 4;
 export class Generator {
   private readonly states = new Map<number, DecodeState>();
   private readonly cached: CachedRows | undefined;
+  private readonly prefill: boolean;
 
   constructor(
     readonly model: Gpt,
     options: GeneratorOptions = {},
   ) {
     this.cached = options.reuseKv === false ? undefined : new CachedRows();
+    this.prefill = options.prefill !== false;
     if (model.config.head !== 'lm') throw new RangeError(`${model.label}: only a language-model head can generate`);
   }
 
@@ -135,9 +158,11 @@ export class Generator {
       ? this.cached.plan(contexts, options.keys)
       : { slots: contexts.map((_, b) => b), cachedLen: contexts.map(() => 0), copies: undefined };
     const { slots, cachedLen } = plan;
-    // Row b feeds positions cachedLen[b] … and samples up to position n + budget − 2; every row takes
-    // the longest row's number of steps (the others run on, their extra draws unread).
-    const steps = Math.max(...contexts.map((ctx, b) => (budgets[b] > 0 ? ctx.length + budgets[b] - 1 - cachedLen[b] : 0)));
+    // Row b's prefill passes feed positions cachedLen[b] … n − 2; its steps start at `stepFrom`
+    // (n − 1, or cachedLen[b] without prefill) and sample up to position n + budget − 2; every row
+    // takes the longest row's number of steps (the others run on, their extra draws unread).
+    const stepFrom = contexts.map((ctx, b) => (this.prefill ? ctx.length - 1 : cachedLen[b]));
+    const steps = Math.max(...contexts.map((ctx, b) => (budgets[b] > 0 ? ctx.length + budgets[b] - 1 - stepFrom[b] : 0)));
     const prompt = new Uint32Array(B * Tmax);
     const promptLen = new Uint32Array(B);
     const firstInput = new Uint32Array(B);
@@ -147,8 +172,8 @@ export class Generator {
       const slot = slots[b];
       prompt.set(ctx, slot * Tmax);
       promptLen[slot] = ctx.length;
-      firstInput[slot] = ctx[cachedLen[b]];
-      firstPos[slot] = cachedLen[b];
+      firstInput[slot] = ctx[stepFrom[b]];
+      firstPos[slot] = stepFrom[b];
       if (options.keys) keys.set(options.keys[b], slot * 2);
     });
     this.gpu.write(state.prompt, prompt);
@@ -158,17 +183,24 @@ export class Generator {
     if (options.keys) this.gpu.write(state.keys, keys);
     const rec = this.gpu.begin('generate');
     if (plan.copies) this.recordCacheMoves(rec, this.state(plan.copies.fromB), state, plan.copies.moves);
+    const passInputs = this.prefill ? this.recordPrefill(rec, state, contexts, slots, cachedLen) : [];
     for (let s = 0; s < steps; s++) this.recordStep(rec, state, options);
     this.gpu.submit(rec);
-    const [history, historyLogp] = await this.gpu.readMany([state.history, state.historyLogp]);
+    let history: Uint32Array;
+    let historyLogp: Float32Array;
+    try {
+      [history, historyLogp] = (await this.gpu.readMany([state.history, state.historyLogp])) as [Uint32Array, Float32Array];
+    } finally {
+      for (const t of passInputs) this.gpu.destroy(t);
+    }
     this.retireStates(B);
 
-    // Row b's cache now holds positions 0 … cachedLen + steps − 1 (within the context); position t
+    // Row b's cache now holds positions 0 … stepFrom + steps − 1 (within the context); position t
     // was fed the context token while t < its length, else the draw at t − 1.
     const fed = (b: number) => {
       const ctx = contexts[b];
       const row = slots[b] * Tmax;
-      const length = Math.min(cachedLen[b] + steps, Tmax);
+      const length = Math.min(stepFrom[b] + steps, Tmax);
       return Array.from({ length }, (_, t) => (t < ctx.length ? ctx[t] : history[row + t - 1]));
     };
     this.cached?.remember(B, options.keys, slots, fed);
@@ -212,10 +244,88 @@ export class Generator {
   }
 
   private destroyState(st: DecodeState): void {
-    for (const t of Object.values(st)) {
-      if (Array.isArray(t)) for (const cache of t) this.gpu.destroy(cache);
-      else if (typeof t !== 'number') this.gpu.destroy(t);
+    const { B, prefill, kCache, vCache, ...rest } = st;
+    for (const t of [...kCache, ...vCache, ...Object.values(rest)]) this.gpu.destroy(t);
+    for (const pass of prefill.values()) for (const t of Object.values(pass)) this.gpu.destroy(t);
+    prefill.clear();
+  }
+
+  /**
+   * Records the prefill passes that feed each row's context from its cached length up to, not
+   * including, its last token (which the first decode step feeds). A pass of length S takes
+   * positions start … start + S − 1 of every row; a row with fewer left feeds padding there, whose
+   * keys and values land at or after its last context position and are overwritten by the decode
+   * steps before any query reads them (or lie past what `fed` claims, never read). Returns the
+   * passes' input tensors, to destroy once the call's readback is in.
+   */
+  private recordPrefill(
+    rec: Recorder,
+    st: DecodeState,
+    contexts: readonly (readonly number[])[],
+    slots: readonly number[],
+    cachedLen: readonly number[],
+  ): Tensor[] {
+    const { gpu, model } = this;
+    const { config, weights: w } = model;
+    const { B } = st;
+    const { width: D, heads: H, vocabSize: V, contextLength: Tmax } = config;
+    const toFeed = contexts.map((ctx, b) => ctx.length - 1 - cachedLen[b]);
+    const cacheShape = { B, H, D, Tmax };
+    const inputs: Tensor[] = [];
+    let offset = 0;
+    for (const S of prefillChunks(Math.max(...toFeed), B, Tmax)) {
+      const R = B * S;
+      const ids = new Uint32Array(R);
+      const positions = new Uint32Array(R);
+      const starts = new Uint32Array(B);
+      contexts.forEach((ctx, b) => {
+        const slot = slots[b];
+        starts[slot] = cachedLen[b] + offset;
+        for (let s = 0; s < S; s++) {
+          const t = cachedLen[b] + offset + s;
+          ids[slot * S + s] = offset + s < toFeed[b] ? ctx[t] : 0;
+          positions[slot * S + s] = t;
+        }
+      });
+      const input = gpu.upload(ids, [R], `${model.label}.prefill.input[${R}]`);
+      const pos = gpu.upload(positions, [R], `${model.label}.prefill.pos[${R}]`);
+      const start = gpu.upload(starts, [B], `${model.label}.prefill.start[${B}]`);
+      inputs.push(input, pos, start);
+      const a = this.prefillBuffers(st, S);
+      recordDecodeEmbedding(rec, gpu, { input, pos, wte: w.wte, wpe: w.wpe, x: a.x }, { B: R, D, V, Tmax });
+      for (let l = 0; l < config.layers; l++) {
+        const kv = { kCache: st.kCache[l], vCache: st.vCache[l] };
+        const pass: AttentionStep = (r, qkv, attn) => {
+          recordKvCacheWrite(r, gpu, { qkv, pos: start, ...kv }, cacheShape, S);
+          recordDecodeAttention(r, gpu, { qkv, pos, ...kv, out: attn }, cacheShape, S);
+        };
+        const buffers = { ...a, ln1: a.ln, ln1Stats: a.stats, ln2: a.ln, ln2Stats: a.stats, out: a.x };
+        recordBlockForward(rec, gpu, w.layers[l], buffers, R, D, pass);
+      }
+      offset += S;
     }
+    return inputs;
+  }
+
+  private prefillBuffers(st: DecodeState, S: number): PrefillBuffers {
+    const known = st.prefill.get(S);
+    if (known) return known;
+    const { gpu, model } = this;
+    const D = model.config.width;
+    const R = st.B * S;
+    const f = (shape: number[], name: string) => gpu.tensor(shape, 'f32', `${model.label}.prefill.${name}[${R}]`);
+    const buffers = {
+      x: f([R, D], 'x'),
+      ln: f([R, D], 'ln'),
+      stats: f([2, R], 'stats'),
+      qkv: f([R, 3 * D], 'qkv'),
+      attn: f([R, D], 'attn'),
+      mid: f([R, D], 'mid'),
+      fc: f([R, 4 * D], 'fc'),
+      gelu: f([R, 4 * D], 'gelu'),
+    };
+    st.prefill.set(S, buffers);
+    return buffers;
   }
 
   /** Copies each moved row's cache block, [H, Tmax, hd] per layer for keys and for values, from `from`'s slot to `to`'s. */
@@ -299,6 +409,7 @@ export class Generator {
       input: u([B], 'input'),
       pos: u([B], 'pos'),
       keys: u([B, 2], 'keys'),
+      prefill: new Map(),
     };
     this.states.set(B, st);
     return st;

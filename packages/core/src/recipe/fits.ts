@@ -19,6 +19,7 @@ import { declaresRole } from '../algorithms/index.ts';
 import { taskLimits, taskVocabulary } from '../envs/tasks.ts';
 import type { GptConfig } from '../model/config.ts';
 import { parameterLayout } from '../model/parameters.ts';
+import { prefillBufferRows, prefillChunkCap } from '../model/prefill-chunks.ts';
 import { CharTokenizer } from '../tokenizer/char-tokenizer.ts';
 import { isLagModelName } from '../train/policy-history.ts';
 import { trainingLength } from '../train/rows.ts';
@@ -104,8 +105,17 @@ function decodeBuffers(c: GptConfig, B: number, label: string, field: string): {
   const { width: D, layers: L, vocabSize: V, contextLength: Tc } = c;
   const cache = B * Tc * D; // per layer and for K and V: [B, H, Tc, hd]
   // Per row: x, ln, attn, mid (D each), qkv (3D), fc and gelu (4D each), the logits, three [Tc] and a few scalars.
-  const floats = 2 * L * cache + B * (15 * D + V + 3 * Tc + 8);
-  return { total: 4 * floats, buffers: [{ bytes: 4 * cache, what: `${label} KV cache per layer [B=${B}, Tc=${Tc}, D=${D}]`, field }] };
+  // Prefill passes: the same activations and LayerNorm stats per query row, for every pass length a state may hold.
+  const prefillRows = prefillBufferRows(B, Tc);
+  const passRows = B * prefillChunkCap(B, Tc); // the longest pass's rows: its buffers are the largest
+  const floats = 2 * L * cache + B * (15 * D + V + 3 * Tc + 8) + prefillRows * (15 * D + 2);
+  return {
+    total: 4 * floats,
+    buffers: [
+      { bytes: 4 * cache, what: `${label} KV cache per layer [B=${B}, Tc=${Tc}, D=${D}]`, field },
+      { bytes: 4 * passRows * 4 * D, what: `${label} prefill MLP activations [B·S=${passRows}, 4D=${4 * D}]`, field },
+    ],
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 // Float64 references for the KV cache, from the definitions in kv-cache.wgsl.ts.
 //
 // Shape legend:  B batch · S new tokens · H heads · hd = D/H · Tmax cache length
-//   qkv: [B, S, 3D] (decode: S = 1) · pos: [B] · kCache, vCache: [B, H, Tmax, hd] · out: [B, D]
+//   qkv: [B, S, 3D] (decode: S = 1) · pos: [B] (write), [B, S] (attention) · kCache, vCache: [B, H, Tmax, hd] · out: [B, S, D]
 
 import type { KvCacheShape } from './kv-cache.ts';
 
@@ -34,31 +34,33 @@ export function kvCacheWriteRef(
   return { kCache: k, vCache: v };
 }
 
-/** out[b, h] = Σ_{j ≤ pos[b]} softmax_j(q·k_j/√hd) v_j. */
+/** out[b, s, h] = Σ_{j ≤ pos[b, s]} softmax_j(q_bs·k_j/√hd) v_j over sequence b's cache (S = 1: a decode step). */
 export function decodeAttentionRef(
   qkv: ArrayLike<number>,
   kCache: ArrayLike<number>,
   vCache: ArrayLike<number>,
   pos: ArrayLike<number>,
   shape: KvCacheShape,
+  S = 1,
 ): Float64Array {
   const { B, H, D, Tmax } = shape;
   const hd = D / H;
-  const out = new Float64Array(B * D);
-  for (let b = 0; b < B; b++) {
+  const out = new Float64Array(B * S * D);
+  for (let bs = 0; bs < B * S; bs++) {
+    const b = Math.floor(bs / S);
     for (let h = 0; h < H; h++) {
-      const n = Math.min(pos[b] + 1, Tmax);
+      const n = Math.min(pos[bs] + 1, Tmax);
       const scores: number[] = [];
       for (let j = 0; j < n; j++) {
         let s = 0;
-        for (let d = 0; d < hd; d++) s += qkv[b * 3 * D + h * hd + d] * kCache[((b * H + h) * Tmax + j) * hd + d];
+        for (let d = 0; d < hd; d++) s += qkv[bs * 3 * D + h * hd + d] * kCache[((b * H + h) * Tmax + j) * hd + d];
         scores.push(s / Math.sqrt(hd));
       }
       const max = Math.max(...scores);
       const z = scores.reduce((acc, s) => acc + Math.exp(s - max), 0);
       for (let j = 0; j < n; j++) {
         const pr = Math.exp(scores[j] - max) / z;
-        for (let d = 0; d < hd; d++) out[b * D + h * hd + d] += pr * vCache[((b * H + h) * Tmax + j) * hd + d];
+        for (let d = 0; d < hd; d++) out[bs * D + h * hd + d] += pr * vCache[((b * H + h) * Tmax + j) * hd + d];
       }
     }
   }

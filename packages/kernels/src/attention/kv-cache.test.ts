@@ -67,6 +67,32 @@ describe('decode attention over the KV cache', () => {
     }
   });
 
+  it('with S queries per sequence (a prefill chunk) matches the reference and each query equals its own decode step bit for bit', async () => {
+    const gpu = await testGpu();
+    const shape: KvCacheShape = { B: 3, H: 2, D: 8, Tmax: 11 };
+    const S = 4;
+    const { B, D, Tmax } = shape;
+    const qkv = rng.uniformArray(B * S * 3 * D, -3, 3);
+    const k = rng.uniformArray(B * D * Tmax, -3, 3);
+    const v = rng.uniformArray(B * D * Tmax);
+    // Each sequence's chunk starts at its own position; the last runs past Tmax (clamped like a decode step).
+    const starts = [0, 5, Tmax - 2];
+    const pos = Uint32Array.from({ length: B * S }, (_, bs) => Math.min(starts[Math.floor(bs / S)] + (bs % S), Tmax - 1));
+    const got = await decodeAttention(gpu, qkv, k, v, pos, shape, S);
+    expect(got).toBeAllClose(decodeAttentionRef(qkv, k, v, pos, shape, S), { atol: 1e-5, rtol: 1e-4 });
+    for (let s = 0; s < S; s++) {
+      const row = new Float32Array(B * 3 * D);
+      const rowPos = new Uint32Array(B);
+      for (let b = 0; b < B; b++) {
+        row.set(qkv.subarray((b * S + s) * 3 * D, (b * S + s + 1) * 3 * D), b * 3 * D);
+        rowPos[b] = pos[b * S + s];
+      }
+      const step = await decodeAttention(gpu, row, k, v, rowPos, shape);
+      for (let b = 0; b < B; b++)
+        expect(Array.from(got.subarray((b * S + s) * D, (b * S + s + 1) * D)), `b ${b}, s ${s}`).toEqual(Array.from(step.subarray(b * D, (b + 1) * D)));
+    }
+  });
+
   it('stays accurate when scores are large and the running max keeps changing', async () => {
     const gpu = await testGpu();
     const shape: KvCacheShape = { B: 1, H: 1, D: 8, Tmax: 12 };

@@ -1,11 +1,12 @@
 // Launchers and host API for the KV cache (math and layout in kv-cache.wgsl.ts).
 //
 // Shape legend:  B batch · S new tokens per sequence · H heads · hd = D/H · Tmax cache length
-//   qkv: [B, S, 3D] · pos: [B] u32 · kCache, vCache: [B, H, Tmax, hd] · out: [B, D]
+//   qkv: [B, S, 3D] · pos: [B] u32 (write), [B, S] u32 (decode) · kCache, vCache: [B, H, Tmax, hd] · out: [B, S, D]
 //
 // A generation step: write the new token's k, v at pos[b] (S = 1), decode, then pos[b] += 1 (the
 // caller writes pos with `gpu.write`: it changes every step, so it is a storage tensor, not a uniform).
-// Prefill: write the prompt's k, v with S = prompt length and pos = 0, from the full forward's qkv.
+// Prefill of a chunk of S context tokens per sequence: write their k, v at pos[b] … pos[b] + S − 1,
+// then decode with S queries per sequence, each at its own position.
 
 import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
@@ -32,11 +33,11 @@ export interface KvCacheWriteTensors {
 }
 
 export interface DecodeAttentionTensors {
-  qkv: Tensor; // [B, 3D] f32, the new token's row
+  qkv: Tensor; // [B, S, 3D] f32, the new tokens' rows
   kCache: Tensor; // [B, H, Tmax, hd] f32
   vCache: Tensor; // [B, H, Tmax, hd] f32
-  pos: Tensor; // [B] u32
-  out: Tensor; // [B, D] f32
+  pos: Tensor; // [B, S] u32, each new token's position
+  out: Tensor; // [B, S, D] f32
 }
 
 /** Records the cache write of S new tokens per sequence at positions pos[b] … pos[b] + S − 1. */
@@ -53,18 +54,19 @@ export function recordKvCacheWrite(rec: Recorder, gpu: Gpu, t: KvCacheWriteTenso
   rec.dispatch(pipeline, [t.qkv, t.pos, t.kCache, t.vCache, params], ...gridFor(gpu, B * S * D, KV_WORKGROUP));
 }
 
-/** Records one decode step's attention: out[b] from the new token's q over cache positions 0 … pos[b]. */
-export function recordDecodeAttention(rec: Recorder, gpu: Gpu, t: DecodeAttentionTensors, shape: KvCacheShape): void {
+/** Records the attention of S new tokens per sequence (S = 1: a decode step): out[b, s] from q over cache positions 0 … pos[b, s]. */
+export function recordDecodeAttention(rec: Recorder, gpu: Gpu, t: DecodeAttentionTensors, shape: KvCacheShape, S = 1): void {
   const hd = checkKvCacheShape(shape, 'decodeAttention');
+  checkTokenCount(S, 'decodeAttention');
   const { B, H, D, Tmax } = shape;
-  checkTensor('decodeAttention', 'qkv', t.qkv, B * 3 * D);
+  checkTensor('decodeAttention', 'qkv', t.qkv, B * S * 3 * D);
   checkTensor('decodeAttention', 'kCache', t.kCache, B * H * Tmax * hd);
   checkTensor('decodeAttention', 'vCache', t.vCache, B * H * Tmax * hd);
-  checkTensor('decodeAttention', 'pos', t.pos, B, 'u32');
-  checkTensor('decodeAttention', 'out', t.out, B * D);
+  checkTensor('decodeAttention', 'pos', t.pos, B * S, 'u32');
+  checkTensor('decodeAttention', 'out', t.out, B * S * D);
   const pipeline = gpu.pipeline(decodeAttentionWgsl(hd), 'main', `decode_attention_hd${hd}`);
-  const params = gpu.uniform([B, H, Tmax, f32Bits(1 / Math.sqrt(hd))]);
-  rec.dispatch(pipeline, [t.qkv, t.kCache, t.vCache, t.pos, t.out, params], ...gridFor(gpu, B * H, KV_WORKGROUP));
+  const params = gpu.uniform([B, S, H, Tmax, f32Bits(1 / Math.sqrt(hd))]);
+  rec.dispatch(pipeline, [t.qkv, t.kCache, t.vCache, t.pos, t.out, params], ...gridFor(gpu, B * S * H, KV_WORKGROUP));
 }
 
 /** Host API: the caches after writing `qkv` ([B, S, 3D]) at `pos`. */
@@ -100,7 +102,7 @@ export async function kvCacheWrite(
   }
 }
 
-/** Host API: one decode step's attention output [B, D]. */
+/** Host API: the attention output [B, S, D] of S new tokens per sequence (S = 1: one decode step's). */
 export async function decodeAttention(
   gpu: Gpu,
   qkv: Float32Array,
@@ -108,22 +110,24 @@ export async function decodeAttention(
   vCache: Float32Array,
   pos: Uint32Array,
   shape: KvCacheShape,
+  S = 1,
 ): Promise<Float32Array> {
   const hd = checkKvCacheShape(shape, 'decodeAttention');
+  checkTokenCount(S, 'decodeAttention');
   const { B, H, D, Tmax } = shape;
-  checkLength('decodeAttention', 'qkv', qkv, B * 3 * D);
+  checkLength('decodeAttention', 'qkv', qkv, B * S * 3 * D);
   checkLength('decodeAttention', 'kCache', kCache, B * H * Tmax * hd);
   checkLength('decodeAttention', 'vCache', vCache, B * H * Tmax * hd);
-  checkPositions('decodeAttention', pos, B, Tmax);
+  checkPositions('decodeAttention', pos, B * S, Tmax);
   const tensors = {
-    qkv: gpu.upload(qkv, [B, 3 * D], 'qkv'),
+    qkv: gpu.upload(qkv, [B, S, 3 * D], 'qkv'),
     kCache: gpu.upload(kCache, [B, H, Tmax, hd], 'kCache'),
     vCache: gpu.upload(vCache, [B, H, Tmax, hd], 'vCache'),
-    pos: gpu.upload(pos, [B], 'pos'),
-    out: gpu.tensor([B, D], 'f32', 'out'),
+    pos: gpu.upload(pos, [B, S], 'pos'),
+    out: gpu.tensor([B, S, D], 'f32', 'out'),
   };
   try {
-    gpu.run((rec) => recordDecodeAttention(rec, gpu, tensors, shape), 'decode attention');
+    gpu.run((rec) => recordDecodeAttention(rec, gpu, tensors, shape, S), 'decode attention');
     return await gpu.read(tensors.out);
   } finally {
     for (const x of Object.values(tensors)) gpu.destroy(x);
@@ -138,8 +142,8 @@ function checkKvCacheShape(shape: KvCacheShape, kernel: string): number {
   return hd;
 }
 
-function checkTokenCount(S: number): void {
-  if (!Number.isInteger(S) || S < 1) throw new RangeError(`kvCacheWrite: S must be a positive integer, got ${S}`);
+function checkTokenCount(S: number, kernel = 'kvCacheWrite'): void {
+  if (!Number.isInteger(S) || S < 1) throw new RangeError(`${kernel}: S must be a positive integer, got ${S}`);
 }
 
 function checkPositions(kernel: string, pos: Uint32Array, B: number, Tmax: number): void {
