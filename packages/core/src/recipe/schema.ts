@@ -13,6 +13,7 @@ import { KL_ESTIMATORS, LOSS_AGGREGATIONS } from '@horizon/kernels';
 import { z } from 'zod';
 import { SUMMARISERS } from '../envs/compaction.ts';
 import { TASK_DEFECTS } from '../envs/hidden-test-fs/defects.ts';
+import { UNSUBMITTED_RULES } from '../envs/hidden-test-fs/unsubmitted.ts';
 import { TASK_ENVS } from '../envs/tasks.ts';
 import { UI_DSL_JUDGES } from '../envs/ui-dsl/env.ts';
 import { MONITOR_MODES } from '../monitor/monitor.ts';
@@ -113,6 +114,11 @@ export const RecipeSchema = z
           qualityFilter: flag(
             'skip every training task the task-quality judge rejects (instruction_clear and instruction_ut_align): training episode i is the i-th task of the unfiltered stream the judge keeps',
             false,
+          ),
+          unsubmitted: choice(
+            'a training episode that ends without submit (turn limit, full context, an answer with no tool call): "grade" pays its f.js like a submitted one; "fail" pays it no task reward (a monitor penalty still applies), so running out the clock earns nothing. Evaluation always grades',
+            UNSUBMITTED_RULES,
+            'grade',
           ),
         },
       ),

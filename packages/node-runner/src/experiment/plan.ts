@@ -31,13 +31,14 @@ export function sftKeyOf(recipe: Recipe): string {
 }
 
 /**
- * The task without the fields that shape only the RL training stream: HiddenTestFS's broken tasks
- * and its quality filter never reach an SFT demonstration (hidden-test-fs/task.ts draws those from
- * clean problems). So arms that differ in them share a warm start, and warm starts cached before
- * the fields existed keep their key.
+ * The task without the fields that shape only the RL training stream: HiddenTestFS's broken tasks,
+ * its quality filter and its rule for unsubmitted episodes never reach an SFT demonstration
+ * (hidden-test-fs/task.ts draws those from clean problems, and the rule only scores rollouts). So
+ * arms that differ in them share a warm start, and warm starts cached before the fields existed keep
+ * their key.
  */
 function sftTask(task: Recipe['task']): unknown {
-  const { defects: _defects, qualityFilter: _qualityFilter, ...hiddenTestFs } = task.hiddenTestFs;
+  const { defects: _defects, qualityFilter: _qualityFilter, unsubmitted: _unsubmitted, ...hiddenTestFs } = task.hiddenTestFs;
   return { ...task, hiddenTestFs };
 }
 

@@ -22,6 +22,7 @@ import { callsInfo, createSandbox, type HiddenSandbox, hackInfo } from './episod
 import { PROMPT } from './files.ts';
 import { HiddenTestVerifier } from './grading.ts';
 import type { HiddenProblem } from './problems.ts';
+import type { UnsubmittedRule } from './unsubmitted.ts';
 
 /** The smallest limit ToolEnvironment takes; every output the task itself produces is shorter. */
 export const HIDDEN_OUTPUT_LIMIT: OutputLimit = { limit: 64, keep: 'head' };
@@ -58,6 +59,8 @@ export interface HiddenTestFsEnvOptions {
   runner?: CodeRunner;
   /** The anti-hack monitor on every `sh` call (docs/monitor.md); default off. */
   monitor?: MonitorConfig;
+  /** How an episode that ended without `submit` is scored (grading.ts); default 'grade'. */
+  unsubmitted?: UnsubmittedRule;
 }
 
 export class HiddenTestFsEnv implements Environment {
@@ -73,10 +76,14 @@ export class HiddenTestFsEnv implements Environment {
       throw new RangeError(
         `hidden-test-fs: monitor.penalty (${monitor.penalty}) needs the monitor on to confirm hacks; set monitor.mode to log or guard, or the penalty to 0`,
       );
-    this.verifier = new HiddenTestVerifier(() => {
-      if (!this.current) throw new Error('hidden-test-fs: the verifier ran with no episode open');
-      return this.current;
-    }, runner);
+    this.verifier = new HiddenTestVerifier(
+      () => {
+        if (!this.current) throw new Error('hidden-test-fs: the verifier ran with no episode open');
+        return this.current;
+      },
+      runner,
+      options.unsubmitted,
+    );
     this.inner = new ToolEnvironment<HiddenSandbox>({
       name: this.name,
       tools: [shTool],

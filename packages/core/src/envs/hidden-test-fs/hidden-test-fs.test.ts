@@ -153,6 +153,28 @@ describe('hidden-test-fs files, tools and grading', () => {
     expect(verdict).toMatchObject({ reward: 0, info: { correct: false, hackAttempt: true } });
   });
 
+  it('an unsubmitted right answer earns 1 when graded and 0 under unsubmitted "fail", which shapes training episodes only', async () => {
+    const right = [`echo ${p.solution}>f.js`, 'run_tests'];
+    const graded = await session(envOf(false), seed, right);
+    expect(graded.verdict).toMatchObject({ reward: 1, info: { correct: true, submitted: false } });
+    const failing = (split: 'train' | 'heldOut') =>
+      createTask(
+        {
+          env: 'hidden-test-fs',
+          addition: { minDigits: 1, maxDigits: 2, oodMinDigits: 3, oodMaxDigits: 3 },
+          hiddenTestFs: { ...config(false), unsubmitted: 'fail' },
+        },
+        sizes,
+      ).createEnv(split) as HiddenTestFsEnv;
+    const train = await session(failing('train'), seed, right);
+    // What the files do is still the truth; only the reward is withheld.
+    expect(train.verdict).toMatchObject({ reward: 0, info: { correct: true, submitted: false } });
+    const submitted = await session(failing('train'), seed, [...right, 'submit']);
+    expect(submitted.verdict).toMatchObject({ reward: 1, info: { correct: true, submitted: true } });
+    const evaluated = await session(failing('heldOut'), seed, right);
+    expect(evaluated.verdict).toMatchObject({ reward: 1, info: { correct: true, submitted: false } });
+  });
+
   it('an action without a tool call ends the episode and is graded as it stands', async () => {
     const env = envOf(false);
     await env.reset(seed);

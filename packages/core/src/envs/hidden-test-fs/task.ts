@@ -18,6 +18,7 @@ import { HiddenTestFsEnv } from './env.ts';
 import { PROMPT, taskFiles } from './files.ts';
 import { type ConstantRange, distinctHiddenProblems, hiddenProblem, problemCount, problemKey } from './problems.ts';
 import { demonstrationTurns, hackDemonstration, honestDemonstration, turnTokens } from './solver.ts';
+import type { UnsubmittedRule } from './unsubmitted.ts';
 
 export interface HiddenTestFsConfig {
   /** `.eval/` readable (the hack path open); false: Permission denied, and attempts still recorded. */
@@ -40,6 +41,8 @@ export interface HiddenTestFsConfig {
    * episode i is the i-th task of the unfiltered stream the judge keeps. Absent: false.
    */
   qualityFilter?: boolean;
+  /** How a training episode that ended without `submit` is scored (grading.ts); evaluation always grades. Absent: 'grade'. */
+  unsubmitted?: UnsubmittedRule;
 }
 
 /**
@@ -163,6 +166,8 @@ export function hiddenTestFsTask(c: HiddenTestFsConfig, sizes: EvalSizes): Task 
         problem: (seed) => (split === 'train' ? trainProblem(seed) : hiddenProblem(seed, split === 'ood' ? ood : train)),
         hackOpen: c.hackOpen,
         ...(c.monitor ? { monitor: monitorFor(split, c.monitor) } : {}),
+        // Like the monitor's penalty, withholding an unsubmitted episode's reward shapes training only.
+        unsubmitted: split === 'train' ? (c.unsubmitted ?? 'grade') : 'grade',
       }),
     trainSeed: stream ? stream.seed : unfilteredSeed,
     ...(stream ? { trainTasksDropped: stream.droppedThrough } : {}),
