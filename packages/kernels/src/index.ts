@@ -60,8 +60,16 @@ export {
 } from './embedding/embedding.ts';
 export { geluBackwardRef, geluForwardRef } from './gelu/gelu.ref.ts';
 export { geluBackward, geluForward, recordGeluBackward, recordGeluForward } from './gelu/gelu.ts';
-export { advanceRef, decodeEmbeddingRef } from './generation/generation.ref.ts';
-export { type AdvanceTensors, type DecodeEmbeddingTensors, recordAdvance, recordDecodeEmbedding } from './generation/generation.ts';
+export { advanceRef, decodeEmbeddingRef, stopCheckRef } from './generation/generation.ref.ts';
+export {
+  type AdvanceTensors,
+  type DecodeEmbeddingTensors,
+  NO_STOP,
+  recordAdvance,
+  recordDecodeEmbedding,
+  recordStopCheck,
+  type StopCheckTensors,
+} from './generation/generation.ts';
 export { GpuError, type GpuErrorKind, isGpuError } from './gpu/errors.ts';
 export { flatIndexWgsl, gridFor } from './gpu/grid.ts';
 export { diagnoseNoAdapter, NO_ADAPTER_REMEDIES, remedyText } from './gpu/remedies.ts';

@@ -1,7 +1,7 @@
 import { testGpu } from '@horizon/kernels/testing';
 import { describe, expect, it } from 'vitest';
 import type { GptConfig } from './config.ts';
-import { type GeneratedRow, Generator, type SamplingOptions } from './generate.ts';
+import { FIRST_STOP_CHUNK_STEPS, type GeneratedRow, Generator, type SamplingOptions } from './generate.ts';
 import { Gpt } from './gpt.ts';
 import { initParameters } from './init.ts';
 import { parameterLayout } from './parameters.ts';
@@ -169,6 +169,40 @@ describe('KV cache kept across calls', () => {
     } finally {
       passes.destroy();
       stepwise.destroy();
+      model.destroy();
+    }
+  });
+
+  it('with stop ids a call ends once every row has drawn its own stop or used its budget, and draws what the full budget draws', async () => {
+    const gpu = await testGpu();
+    const w = initParameters(parameterLayout(turnConfig), turnConfig.layers, 6).map((x) => x * 8);
+    const model = Gpt.fromWeights(gpu, turnConfig, w, 'stops');
+    const generator = new Generator(model, { reuseKv: false });
+    try {
+      const contexts = [[1, 2, 3], [4, 5], [6, 7, 8, 9], [10]];
+      const budgets = [56, 56, 56, 0];
+      const base: SamplingOptions = { temperature: 1, topK: 0, seed: 3, stream: 0, keys: contexts.map((_, i) => [i, 0] as const) };
+      const fullDispatches = gpu.stats.dispatches;
+      const full = await generator.generate(contexts, budgets, base);
+      const fullCost = gpu.stats.dispatches - fullDispatches;
+      // Each row stops on the token its full-budget draw shows at index 2 or 5, so rows stop at different steps.
+      const stops = full.map((row, b) => (budgets[b] > 0 ? [row.ids[b % 2 === 0 ? 2 : 5]] : []));
+      const before = gpu.stats.dispatches;
+      const early = await generator.generate(contexts, budgets, { ...base, stops });
+      const dispatches = gpu.stats.dispatches - before;
+      early.forEach((row, b) => {
+        // The same draws as far as it went, and at least up to its first stop.
+        expect(row.ids).toEqual(full[b].ids.slice(0, row.ids.length));
+        expect(row.logprobs).toEqual(full[b].logprobs.slice(0, row.ids.length));
+        if (budgets[b] > 0) expect(row.ids.length).toBeGreaterThan(full[b].ids.indexOf(stops[b][0]));
+      });
+      expect(early[3].ids).toEqual([]);
+      // Every row's first stop is at index 5 or earlier: the call ends at its first look, after
+      // FIRST_STOP_CHUNK_STEPS steps, a fraction of the 56 steps the full budget takes.
+      expect(dispatches).toBeLessThan(fullCost / 3);
+      expect(Math.max(...early.map((r) => r.ids.length))).toBe(FIRST_STOP_CHUNK_STEPS);
+    } finally {
+      generator.destroy();
       model.destroy();
     }
   });

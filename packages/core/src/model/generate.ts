@@ -11,9 +11,11 @@
 // context token: each feeds its own draw. A call takes a few prefill passes plus as many steps as
 // its longest budget, so a turn's observation costs passes, not a step per token.
 // Every pass and step of a call is recorded into one command buffer and the history is read once at
-// the end, so a call costs one submit and one readback however many tokens it samples. Rows keep
-// sampling after their end-of-sequence token; the host cuts each row at <eos>, a stop string or its
-// budget. With `prefill: false` the context is fed one position per step (teacher forcing through the
+// the end, so a call costs one submit and one readback however many tokens it samples — unless the
+// caller gives stop ids: then the steps go in chunks, each followed by a readback of B flags that
+// the stop-check kernel sets, and the call ends once every row has drawn a stop or used its budget
+// (a readback drains the GPU, so the first look waits FIRST_STOP_CHUNK_STEPS). Rows keep sampling
+// after their end-of-sequence token; the host cuts each row at <eos>, a stop string or its budget. With `prefill: false` the context is fed one position per step (teacher forcing through the
 // decode step), as before prefill passes existed: the bench's peer and the tests' reference.
 //
 // The sampler's counter for a draw is the position it fills, and (seed, stream) come from the caller,
@@ -23,6 +25,7 @@
 
 import {
   type Gpu,
+  NO_STOP,
   type Recorder,
   recordAdvance,
   recordDecodeAttention,
@@ -31,6 +34,7 @@ import {
   recordLayerNormForward,
   recordMatmul,
   recordSample,
+  recordStopCheck,
   type Tensor,
 } from '@horizon/kernels';
 import { type AttentionStep, recordBlockForward } from './block.ts';
@@ -49,10 +53,27 @@ export interface SamplingOptions {
   stream: number;
   /** One (u32, u32) per context, e.g. (rollout id, segment): key each row's draws by it, not by its row index. */
   keys?: readonly (readonly [number, number])[];
+  /**
+   * Per context, token ids that end its action (<eos>, a one-token stop string). The call then runs
+   * its steps in chunks and ends after the chunk in which every row has drawn one of its own stops
+   * or used its budget; without them (or for a row with none) a row runs its whole budget.
+   */
+  stops?: readonly (readonly number[])[];
 }
 
+/**
+ * Steps a call with stops records before its first look at which rows have ended, and between two
+ * looks after that. A look waits for the GPU to drain (a readback of B flags), so the first comes
+ * after as many steps as short actions take (a HiddenTestFS tool call is 10 tokens or more).
+ */
+export const FIRST_STOP_CHUNK_STEPS = 12;
+export const STOP_CHUNK_STEPS = 4;
+
 export interface GeneratedRow {
-  /** Exactly the row's budget of sampled ids; the caller cuts at <eos> or a stop string. */
+  /**
+   * The row's sampled ids: its whole budget, or, in a call with stops that ended early, fewer — all
+   * it drew, which include its first stop. The caller cuts at <eos> or a stop string.
+   */
   ids: number[];
   /** log π_roll of each sampled id under the distribution it was drawn from. */
   logprobs: number[];
@@ -83,6 +104,13 @@ interface DecodeState {
   keys: Tensor; // [B, 2] u32
   /** Activations of prefill passes, by pass length S (rows B·S), made when a pass of that length first runs. */
   prefill: Map<number, PrefillBuffers>;
+}
+
+/** A call's stop ids by slot and which rows have drawn one (recordStopCheck). */
+interface StopCheckBuffers {
+  K: number;
+  stops: Tensor; // [B, K] u32
+  ended: Tensor; // [B] u32
 }
 
 /** One prefill pass's activations: a row per (sequence, position), [B·S, …]. */
@@ -152,6 +180,12 @@ export class Generator {
         if (!key.every((w) => Number.isInteger(w) && w >= 0 && w < 2 ** 32))
           throw new RangeError(`generate: key ${b} must be two u32 words, got ${JSON.stringify(key)}`);
     }
+    if (options.stops) {
+      if (options.stops.length !== B) throw new RangeError(`generate: ${options.stops.length} stop lists for ${B} contexts`);
+      for (const [b, ids] of options.stops.entries())
+        if (!ids.every((id) => Number.isInteger(id) && id >= 0 && id < V))
+          throw new RangeError(`generate: stop list ${b} holds an id outside [0, ${V}): ${JSON.stringify(ids)}`);
+    }
 
     const state = this.state(B);
     const plan: CachePlan = this.cached
@@ -181,35 +215,65 @@ export class Generator {
     this.gpu.write(state.input, firstInput);
     this.gpu.write(state.pos, firstPos);
     if (options.keys) this.gpu.write(state.keys, keys);
-    const rec = this.gpu.begin('generate');
+    // Steps before row b's first draw: its context positions fed one per step (none with prefill).
+    const feedSteps = contexts.map((ctx, b) => ctx.length - 1 - stepFrom[b]);
+    const stopCheck = options.stops ? this.stopCheck(state, options.stops, slots) : undefined;
+    let rec = this.gpu.begin('generate');
     if (plan.copies) this.recordCacheMoves(rec, this.state(plan.copies.fromB), state, plan.copies.moves);
-    const passInputs = this.prefill ? this.recordPrefill(rec, state, contexts, slots, cachedLen) : [];
-    for (let s = 0; s < steps; s++) this.recordStep(rec, state, options);
-    this.gpu.submit(rec);
+    const callInputs = this.prefill ? this.recordPrefill(rec, state, contexts, slots, cachedLen) : [];
+    if (stopCheck) callInputs.push(stopCheck.stops, stopCheck.ended);
+    let taken = 0;
     let history: Uint32Array;
     let historyLogp: Float32Array;
     try {
+      // Without stops every step goes in one submit. With them, a chunk at a time: after each, the
+      // call ends once every row with a budget has drawn a stop or used the budget.
+      for (;;) {
+        const chunk = stopCheck ? Math.min(steps - taken, taken === 0 ? Math.max(...feedSteps) + FIRST_STOP_CHUNK_STEPS : STOP_CHUNK_STEPS) : steps;
+        for (let s = 0; s < chunk; s++) this.recordStep(rec, state, options, stopCheck);
+        this.gpu.submit(rec);
+        taken += chunk;
+        if (!stopCheck || taken >= steps) break;
+        const ended = (await this.gpu.read(stopCheck.ended)) as Uint32Array;
+        const going = contexts.some((_, b) => budgets[b] > 0 && ended[slots[b]] === 0 && taken - feedSteps[b] < budgets[b]);
+        if (!going) break;
+        rec = this.gpu.begin('generate');
+      }
       [history, historyLogp] = (await this.gpu.readMany([state.history, state.historyLogp])) as [Uint32Array, Float32Array];
     } finally {
-      for (const t of passInputs) this.gpu.destroy(t);
+      for (const t of callInputs) this.gpu.destroy(t);
     }
     this.retireStates(B);
 
-    // Row b's cache now holds positions 0 … stepFrom + steps − 1 (within the context); position t
+    // Row b's cache now holds positions 0 … stepFrom + taken − 1 (within the context); position t
     // was fed the context token while t < its length, else the draw at t − 1.
     const fed = (b: number) => {
       const ctx = contexts[b];
       const row = slots[b] * Tmax;
-      const length = Math.min(stepFrom[b] + steps, Tmax);
+      const length = Math.min(stepFrom[b] + taken, Tmax);
       return Array.from({ length }, (_, t) => (t < ctx.length ? ctx[t] : history[row + t - 1]));
     };
     this.cached?.remember(B, options.keys, slots, fed);
     return contexts.map((ctx, b) => {
       const start = slots[b] * Tmax + ctx.length - 1;
-      const ids = Array.from(history.subarray(start, start + budgets[b]));
-      const logprobs = Array.from(historyLogp.subarray(start, start + budgets[b]));
+      const drawn = Math.min(budgets[b], Math.max(0, taken - feedSteps[b]));
+      const ids = Array.from(history.subarray(start, start + drawn));
+      const logprobs = Array.from(historyLogp.subarray(start, start + drawn));
       return { ids, logprobs };
     });
+  }
+
+  /** The call's stop table ([B, K] by slot, padded with NO_STOP) and its `ended` flags, zeroed. */
+  private stopCheck(st: DecodeState, stops: readonly (readonly number[])[], slots: readonly number[]): StopCheckBuffers {
+    const K = Math.max(1, ...stops.map((ids) => ids.length));
+    const table = new Uint32Array(st.B * K).fill(NO_STOP);
+    stops.forEach((ids, b) => table.set(ids, slots[b] * K));
+    const label = `${this.model.label}.decode`;
+    return {
+      K,
+      stops: this.gpu.upload(table, [st.B, K], `${label}.stops[${st.B}]`),
+      ended: this.gpu.upload(new Uint32Array(st.B), [st.B], `${label}.ended[${st.B}]`),
+    };
   }
 
   /** Forgets which sequences the cache holds, so the next call feeds every context from position 0: call after the weights change. */
@@ -340,8 +404,8 @@ export class Generator {
     }
   }
 
-  /** Records one position for every row: forward the input token, sample, advance. */
-  private recordStep(rec: Recorder, st: DecodeState, options: SamplingOptions): void {
+  /** Records one position for every row: forward the input token, sample, check for stops, advance. */
+  private recordStep(rec: Recorder, st: DecodeState, options: SamplingOptions, stopCheck?: StopCheckBuffers): void {
     const { gpu, model } = this;
     const { config, weights: w } = model;
     const { B } = st;
@@ -362,6 +426,13 @@ export class Generator {
     recordMatmul(rec, gpu, { a: st.ln, b: w.headw, c: st.logits }, { M: B, K: D, N: V, layout: 'nt' });
     const keys = options.keys ? { keys: st.keys } : {};
     recordSample(rec, gpu, { logits: st.logits, counters: st.pos, tokens: st.sampled, logp: st.logp, ...keys }, { B, V }, options);
+    if (stopCheck)
+      recordStopCheck(
+        rec,
+        gpu,
+        { sampled: st.sampled, pos: st.pos, promptLen: st.promptLen, stops: stopCheck.stops, ended: stopCheck.ended },
+        { B, K: stopCheck.K },
+      );
     recordAdvance(
       rec,
       gpu,

@@ -1,7 +1,10 @@
-// The episode runner's BatchSampler on the GPU: the Generator samples a fixed budget per row in
-// one submit, and this cuts each row where the action really ended — at the first <eos>, or where
-// its decoded text first ends with one of its own episode's stop strings (a complete tool call).
-// Stops are per row: one episode's "</tool_call>" must not cut another's answer short.
+// The episode runner's BatchSampler on the GPU: the Generator samples up to a budget per row, and
+// this cuts each row where the action really ended — at the first <eos>, or where its decoded text
+// first ends with one of its own episode's stop strings (a complete tool call). Stops are per row:
+// one episode's "</tool_call>" must not cut another's answer short. <eos> and every stop string
+// that is one token (a special such as "</tool_call>") also go to the Generator as token ids, which
+// the GPU checks after each draw, so a call ends once every row has stopped instead of stepping its
+// whole budget; a stop string of several tokens is found by the cut alone (its row runs its budget).
 //
 // Noise: with row keys (the episode runner always passes them), a draw's Philox key is (seed, stream)
 // and its counter (the position it fills, rollout id, segment — a sub-agent's segment word names its
@@ -30,10 +33,12 @@ export interface SamplerSettings {
 export class GpuSampler implements BatchSampler {
   private seed = 0;
   private calls = 0;
+  /** Stop ids by a row's stop strings (joined): the same few lists recur every call. */
+  private readonly stopIds = new Map<string, readonly number[]>();
 
   constructor(
     private readonly generator: Generator,
-    private readonly codec: Pick<TokenCodec, 'decode' | 'eosId'>,
+    private readonly codec: Pick<TokenCodec, 'decode' | 'encode' | 'eosId'>,
     private readonly settings: SamplerSettings,
     /** Philox stream separating this sampler's draws from others sharing a seed. */
     private readonly stream: number,
@@ -57,6 +62,7 @@ export class GpuSampler implements BatchSampler {
     const rows = await this.generator.generate(contexts, budgets, {
       temperature: this.settings.temperature,
       topK: this.settings.topK,
+      stops: stopStrings.map((strings) => this.tokenStops(strings)),
       ...(keys
         ? { seed: this.seed, keys: keys.map((k) => [k.rolloutId, samplerSegmentWord(k.branch ?? ROOT_BRANCH, k.segment)] as const) }
         : { seed: mixSeed(this.seed, this.calls++) }),
@@ -64,9 +70,25 @@ export class GpuSampler implements BatchSampler {
     });
     return rows.map((row, b) => cutAction(row.ids, row.logprobs, this.codec, stopStrings[b]));
   }
+
+  /** <eos> and the ids of the stop strings that are one token each. */
+  private tokenStops(strings: readonly string[]): readonly number[] {
+    const key = strings.join('\u0000');
+    let ids = this.stopIds.get(key);
+    if (!ids) {
+      const single = strings.map((s) => this.codec.encode(s, { specials: true })).filter((encoded) => encoded.length === 1);
+      ids = [...new Set([this.codec.eosId, ...single.map((encoded) => encoded[0])])];
+      this.stopIds.set(key, ids);
+    }
+    return ids;
+  }
 }
 
-/** The action within a fixed-budget row: up to and including <eos>, else up to the first of the row's stop strings. */
+/**
+ * The action within a row: up to and including <eos>, else up to the first of the row's stop
+ * strings. The decoded text grows a token at a time (a codec's text is the concatenation of its
+ * tokens' texts, as CharTokenizer's is), so finding a stop is linear in the row, not quadratic.
+ */
 export function cutAction(
   ids: readonly number[],
   logprobs: readonly number[],
@@ -81,8 +103,9 @@ export function cutAction(
     ending = 'eos';
   }
   if (stopStrings.length > 0) {
+    let text = '';
     for (let i = 0; i < (ending === 'eos' ? end - 1 : end); i++) {
-      const text = codec.decode(ids.slice(0, i + 1));
+      text += codec.decode([ids[i]]);
       if (stopStrings.some((s) => text.endsWith(s))) {
         end = i + 1;
         ending = 'stop';

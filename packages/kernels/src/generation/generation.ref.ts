@@ -43,3 +43,18 @@ export function advanceRef(
     state.pos[b] = next;
   }
 }
+
+/** The stop check of generation.wgsl.ts: `ended` after one step, updated in place. */
+export function stopCheckRef(
+  sampled: ArrayLike<number>,
+  pos: ArrayLike<number>,
+  promptLen: ArrayLike<number>,
+  stops: ArrayLike<number>,
+  ended: Uint32Array,
+  shape: { B: number; K: number },
+): void {
+  for (let b = 0; b < shape.B; b++) {
+    if (pos[b] + 1 < promptLen[b]) continue;
+    for (let k = 0; k < shape.K; k++) if (stops[b * shape.K + k] === sampled[b]) ended[b] = 1;
+  }
+}

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testGpu } from '../testing/node-gpu.ts';
 import { SeededRandom } from '../util/seeded-random.ts';
-import { advanceRef, decodeEmbeddingRef } from './generation.ref.ts';
-import { recordAdvance, recordDecodeEmbedding } from './generation.ts';
+import { advanceRef, decodeEmbeddingRef, stopCheckRef } from './generation.ref.ts';
+import { NO_STOP, recordAdvance, recordDecodeEmbedding, recordStopCheck } from './generation.ts';
 
 describe('generation kernels', () => {
   it('decode embedding adds each row’s token and position embeddings (ids ≥ V embed as zero)', async () => {
@@ -90,5 +90,38 @@ describe('generation kernels', () => {
     expect(Array.from(await gpu.read(t.history))).toEqual([10, 11, 12, 0, 0, 0, 0, 20, 21, 22, 0, 0, 0, 0, 30]);
     expect(Array.from(await gpu.read(t.history))).toEqual(Array.from(state.history));
     expect(await gpu.read(t.historyLogp)).toBeAllClose(state.historyLogp);
+  });
+
+  it('stop check marks a row once it draws one of its own stop ids past its prompt, and keeps it marked', async () => {
+    const gpu = await testGpu();
+    const shape = { B: 4, K: 2 };
+    // Row 0 stops on 7 or 9, row 1 on 7 only, row 2 on nothing (padding), row 3 on 5.
+    const stops = new Uint32Array([7, 9, 7, NO_STOP, NO_STOP, NO_STOP, 5, NO_STOP]);
+    const promptLen = new Uint32Array([3, 1, 1, 4]);
+    const t = {
+      sampled: gpu.tensor([4], 'u32'),
+      pos: gpu.tensor([4], 'u32'),
+      promptLen: gpu.upload(promptLen),
+      stops: gpu.upload(stops),
+      ended: gpu.upload(new Uint32Array(4)),
+    };
+    const want = new Uint32Array(4);
+    const steps = [
+      // Row 0 draws 9 at position 1, inside its prompt of 3: not an action token, no stop.
+      { sampled: [9, 3, 7, 5], pos: [1, 0, 0, 1] },
+      { sampled: [4, 7, 8, 2], pos: [2, 1, 1, 3] },
+      { sampled: [9, 2, 9, 5], pos: [3, 2, 2, 4] },
+    ];
+    for (const step of steps) {
+      const sampled = Uint32Array.from(step.sampled);
+      const pos = Uint32Array.from(step.pos);
+      gpu.write(t.sampled, sampled);
+      gpu.write(t.pos, pos);
+      gpu.run((rec) => recordStopCheck(rec, gpu, t, shape));
+      stopCheckRef(sampled, pos, promptLen, stops, want, shape);
+      expect(Array.from(await gpu.read(t.ended))).toEqual(Array.from(want));
+    }
+    // Row 3 drew its stop 5 first at position 1 (inside its prompt of 4), then at 4: stopped once past it.
+    expect(Array.from(want)).toEqual([1, 1, 0, 1]);
   });
 });

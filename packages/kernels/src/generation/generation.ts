@@ -6,7 +6,7 @@ import { gridFor } from '../gpu/grid.ts';
 import type { Gpu, Recorder } from '../gpu/runtime.ts';
 import type { Tensor } from '../gpu/tensor.ts';
 import { checkPositiveSizes, checkTensor } from '../util/checks.ts';
-import { advanceWgsl, decodeEmbeddingWgsl, GENERATION_WORKGROUP } from './generation.wgsl.ts';
+import { advanceWgsl, decodeEmbeddingWgsl, GENERATION_WORKGROUP, stopCheckWgsl } from './generation.wgsl.ts';
 
 export interface DecodeEmbeddingTensors {
   input: Tensor; // [B] u32
@@ -53,4 +53,26 @@ export function recordAdvance(rec: Recorder, gpu: Gpu, t: AdvanceTensors, shape:
   const pipeline = gpu.pipeline(advanceWgsl(), 'main', 'generation_advance');
   const bindings = [t.sampled, t.logp, t.prompt, t.promptLen, t.history, t.historyLogp, t.input, t.pos, gpu.uniform([B, Tmax])];
   rec.dispatch(pipeline, bindings, ...gridFor(gpu, B, GENERATION_WORKGROUP));
+}
+
+export interface StopCheckTensors {
+  sampled: Tensor; // [B] u32, this step's draws
+  pos: Tensor; // [B] u32, this step's positions (record before advance)
+  promptLen: Tensor; // [B] u32
+  stops: Tensor; // [B, K] u32, each row's stop ids, padded with 0xffffffff
+  ended: Tensor; // [B] u32, set to 1 once a row draws one of its stops past its prompt
+}
+
+/** Padding for a row with fewer than K stop ids: no token id equals it. */
+export const NO_STOP = 0xffffffff;
+
+/** Records one step's stop check: marks each row whose draw is an action token among its stop ids. */
+export function recordStopCheck(rec: Recorder, gpu: Gpu, t: StopCheckTensors, shape: { B: number; K: number }): void {
+  const k = 'stopCheck';
+  const { B, K } = shape;
+  checkPositiveSizes(k, { B, K });
+  for (const name of ['sampled', 'pos', 'promptLen', 'ended'] as const) checkTensor(k, name, t[name], B, 'u32');
+  checkTensor(k, 'stops', t.stops, B * K, 'u32');
+  const pipeline = gpu.pipeline(stopCheckWgsl(), 'main', 'generation_stop_check');
+  rec.dispatch(pipeline, [t.sampled, t.pos, t.promptLen, t.stops, t.ended, gpu.uniform([B, K])], ...gridFor(gpu, B, GENERATION_WORKGROUP));
 }

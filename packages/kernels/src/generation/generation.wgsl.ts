@@ -12,8 +12,12 @@
 //   advance:           p = pos[b];  history[b, p] = sampled[b];  historyLogp[b, p] = logp[b]  (p < Tmax)
 //                      input[b] = p + 1 < promptLen[b] ? prompt[b, p + 1] : sampled[b]
 //                      pos[b] = p + 1
+//   stop check:        p = pos[b] (before advance);  if p + 1 ≥ promptLen[b] and sampled[b] is one of
+//                      stops[b, 0 … K − 1]:  ended[b] = 1   (a draw that fills a position past the
+//                      prompt is an action token; padding entries 0xffffffff match no id)
 // A row done before the others keeps stepping; past the context its draws are not stored (the KV
-// write and the embedding already skip or clamp positions ≥ Tmax).
+// write and the embedding already skip or clamp positions ≥ Tmax). The host reads `ended` between
+// chunks of steps to end a call once every row has stopped (model/generate.ts).
 
 import { flatIndexWgsl } from '../gpu/grid.ts';
 
@@ -73,6 +77,29 @@ fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg:
     input[b] = sampled[b];
   }
   pos[b] = next;
+}
+`;
+}
+
+export function stopCheckWgsl(): string {
+  return /* wgsl */ `
+struct Params { B: u32, K: u32 }
+@group(0) @binding(0) var<storage, read> sampled: array<u32>;        // [B]
+@group(0) @binding(1) var<storage, read> pos: array<u32>;            // [B], this step's positions
+@group(0) @binding(2) var<storage, read> promptLen: array<u32>;      // [B]
+@group(0) @binding(3) var<storage, read> stops: array<u32>;          // [B, K]
+@group(0) @binding(4) var<storage, read_write> ended: array<u32>;    // [B]
+@group(0) @binding(5) var<uniform> p: Params;
+${flatIndexWgsl(GENERATION_WORKGROUP)}
+@compute @workgroup_size(${GENERATION_WORKGROUP})
+fn main(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let b = flatIndex(gid, nwg);
+  if (b >= p.B) { return; }
+  if (pos[b] + 1u < promptLen[b]) { return; }
+  let token = sampled[b];
+  for (var k = 0u; k < p.K; k++) {
+    if (stops[b * p.K + k] == token) { ended[b] = 1u; }
+  }
 }
 `;
 }
