@@ -267,7 +267,7 @@ export class Generator {
   private stopCheck(st: DecodeState, stops: readonly (readonly number[])[], slots: readonly number[]): StopCheckBuffers {
     const K = Math.max(1, ...stops.map((ids) => ids.length));
     const table = new Uint32Array(st.B * K).fill(NO_STOP);
-    stops.forEach((ids, b) => table.set(ids, slots[b] * K));
+    for (const [b, ids] of stops.entries()) table.set(ids, slots[b] * K);
     const label = `${this.model.label}.decode`;
     return {
       K,
